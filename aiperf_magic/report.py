@@ -1,0 +1,277 @@
+"""The Report: plain data shared by every layer of aiperf.
+
+Measurers fill it, renderers read it, scripts keep it as JSON. Nothing here imports
+IPython, widgets, pandas or torch. Field names are a public contract: add, never rename.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+SCHEMA_VERSION = 1
+
+T = TypeVar("T")
+
+
+@dataclass
+class Fix:
+    """A proposed rewrite of a cell, as a whole new source plus its unified diff."""
+
+    title: str
+    safety: str = "safe"  # "safe": same results by construction; "unsafe": needs consent
+    source: str = ""  # the complete rewritten cell
+    diff: str = ""
+    reason: str | None = None  # why no rewrite could be offered, when source is empty
+
+
+@dataclass
+class Finding:
+    """One trap found in the code (AIP1xx-5xx) or one runtime verdict (AIP9xx).
+
+    Positions are 1-based and relative to the cell body (the line after ``%%aiperf``).
+    """
+
+    code: str
+    message: str
+    line: int | None = None
+    name: str = ""
+    col: int | None = None
+    end_line: int | None = None
+    end_col: int | None = None
+    fix: Fix | None = None
+    fixable: bool = False
+    severity: str = "warning"  # "warning" or "info"
+
+
+@dataclass
+class Hotspot:
+    """Sampled time attributed to one line of the cell body."""
+
+    line: int
+    seconds: float
+    share: float
+    callee: str | None = None  # the function the line spent most time in, outside the cell
+    samples: int = 0
+    text: str = ""  # the line's source, stripped
+
+
+@dataclass
+class GpuInfo:
+    index: int
+    name: str = ""
+    memory_total_bytes: int | None = None
+    process_memory_scope: str = "process"  # "process" or "device-wide" (container hides PIDs)
+
+
+@dataclass
+class GpuSeries:
+    """Columnar samples of one GPU; each list is parallel to ``Samples.t``."""
+
+    index: int
+    util_percent: list[float | None] = field(default_factory=list)
+    mem_used_bytes: list[int | None] = field(default_factory=list)
+    mem_total_bytes: list[int | None] = field(default_factory=list)
+    pcie_rx_bytes_s: list[float | None] = field(default_factory=list)
+    pcie_tx_bytes_s: list[float | None] = field(default_factory=list)
+    process_mem_bytes: list[int | None] = field(default_factory=list)
+    power_w: list[float | None] = field(default_factory=list)
+
+
+@dataclass
+class Samples:
+    """Columnar time series of the cell's run. ``t`` is seconds since the cell started."""
+
+    interval_s: float = 0.02
+    t: list[float] = field(default_factory=list)
+    cpu_percent: list[float | None] = field(default_factory=list)  # process, 100 = one core
+    cpu_per_core: list[list[float] | None] = field(default_factory=list)
+    rss_bytes: list[int | None] = field(default_factory=list)
+    mem_available_bytes: list[int | None] = field(default_factory=list)
+    swap_used_bytes: list[int | None] = field(default_factory=list)
+    read_bytes: list[int | None] = field(default_factory=list)
+    write_bytes: list[int | None] = field(default_factory=list)
+    busy_threads: list[int | None] = field(default_factory=list)  # Python threads on a CPU
+    gpus: list[GpuSeries] = field(default_factory=list)
+    downsampled: int = 1  # every kept sample stands for this many ticks
+
+    def __len__(self) -> int:
+        return len(self.t)
+
+
+@dataclass
+class Verdict:
+    """The bottleneck, in one sentence, with the numbers that support it."""
+
+    code: str
+    title: str
+    sentence: str
+    evidence: dict[str, float] = field(default_factory=dict)
+    related: list[str] = field(default_factory=list)  # static finding codes that explain it
+    advice: str = ""
+
+
+@dataclass
+class ColumnProfile:
+    name: str
+    dtype: str
+    memory_bytes: int
+    suggested_dtype: str | None = None
+    reason: str = ""
+    saving_bytes: int = 0
+    safe: bool = True
+    measured_on: str = "full"  # "full" or "sample of N rows"
+
+
+@dataclass
+class FrameProfile:
+    name: str
+    kind: str = "DataFrame"  # or "Series"
+    rows: int = 0
+    memory_bytes: int = 0
+    columns: list[ColumnProfile] = field(default_factory=list)
+    saving_bytes: int = 0
+    fix_source: str | None = None  # an ``astype`` statement applying the safe suggestions
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ErrorInfo:
+    type: str
+    message: str
+    line: int | None = None  # cell-body line the exception came from, when known
+
+
+@dataclass
+class Comparison:
+    """A before/after run of a rewrite on copies of the user's data."""
+
+    equal: bool
+    speedup: float | None = None
+    memory_ratio: float | None = None
+    difference: str | None = None
+    before_s: float | None = None
+    after_s: float | None = None
+    before_p50_s: float | None = None
+    before_p95_s: float | None = None
+    after_p50_s: float | None = None
+    after_p95_s: float | None = None
+    before_peak_bytes: int | None = None
+    after_peak_bytes: int | None = None
+    repeat: int = 0
+    error: str | None = None  # traceback text when the rewrite (or the original) raised
+    timed_out: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def better(self) -> bool:
+        """True only when the results are equal and the rewrite ran faster."""
+        return bool(self.equal and not self.error and self.speedup and self.speedup > 1.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_dict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        return from_dict(cls, data)
+
+
+@dataclass
+class Report:
+    """Everything aiperf learned about one cell run."""
+
+    source: str
+    cell_id: str | None = None
+    execution_count: int | None = None
+    started_at: float = 0.0  # Unix time
+    wall_s: float = 0.0
+    cpu_s: float = 0.0
+    gpu_synced: bool = False
+    gpu_s: float | None = None  # wall time measured after a device synchronise
+    peak_rss_bytes: int | None = None
+    rss_delta_bytes: int | None = None
+    cuda_peak_bytes: int | None = None
+    interval_ms: float = 20.0
+    samples: Samples = field(default_factory=Samples)
+    hotspots: list[Hotspot] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    verdict: Verdict | None = None
+    frames: list[FrameProfile] = field(default_factory=list)
+    gpus: list[GpuInfo] = field(default_factory=list)
+    error: ErrorInfo | None = None
+    notes: list[str] = field(default_factory=list)
+    torch_profile: dict[str, Any] | None = None
+    schema: int = SCHEMA_VERSION
+
+    @property
+    def cores_used(self) -> float:
+        """Average number of CPU cores the process kept busy."""
+        return self.cpu_s / self.wall_s if self.wall_s > 0 else 0.0
+
+    def finding(self, code: str) -> Finding | None:
+        return next((f for f in self.findings if f.code == code), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return to_dict(self)
+
+    def to_json(self, **kwargs: Any) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Report:
+        return from_dict(cls, data)
+
+    @classmethod
+    def from_json(cls, text: str) -> Report:
+        return cls.from_dict(json.loads(text))
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        from .render.text import render_text
+
+        p.text("Report(...)" if cycle else render_text(self))
+
+    def _repr_html_(self) -> str:
+        from .render.html import render_html
+
+        return render_html(self)
+
+
+def to_dict(obj: Any) -> Any:
+    """Plain JSON-ready data for any dataclass tree of this module."""
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return {f.name: to_dict(getattr(obj, f.name)) for f in dataclasses.fields(obj)}
+    if isinstance(obj, (list, tuple)):
+        return [to_dict(v) for v in obj]
+    if isinstance(obj, dict):
+        return {str(k): to_dict(v) for k, v in obj.items()}
+    return obj
+
+
+def from_dict(cls: type[T], data: dict[str, Any]) -> T:
+    """Rebuild a dataclass from ``to_dict`` output; unknown keys (newer writers) are ignored."""
+    hints = typing.get_type_hints(cls)
+    kwargs = {}
+    for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        if f.name in data:
+            kwargs[f.name] = _convert(hints[f.name], data[f.name])
+    return cls(**kwargs)
+
+
+def _convert(hint: Any, value: Any) -> Any:
+    if value is None:
+        return None
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(hint):
+            if arg is not type(None):
+                return _convert(arg, value)
+    if origin is list:
+        (arg,) = typing.get_args(hint) or (Any,)
+        return [_convert(arg, v) for v in value]
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return from_dict(hint, value)
+    return value
