@@ -95,7 +95,7 @@ class Sampler:
         dt, self._last_tick = now - self._last_tick, now
         if self.lines is not None:
             try:
-                self.lines.sample(dt)
+                self.lines.sample(dt, self.interval_s)
             except Exception as exc:
                 self.lines = None
                 self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
