@@ -32,24 +32,26 @@ EXPECTED_FINDINGS = {
     "00_quickstart": {"before": {"AIP301"}},
     "01_data_loading": {"serial": {"AIP101"}, "listy": {"AIP103"}},
     "02_data_structures": {
-        "scan": {"AIP202"}, "by_index": {"AIP202"}, "listwise": {"AIP201"}, "growing": {"AIP203"},
+        "scan": {"AIP202"}, "listwise": {"AIP201"}, "growing": {"AIP203"},
         "row_loop": {"AIP301"}, "row_apply": {"AIP302"}, "loaded": {"AIP104"},
     },
-    "03_gil_and_concurrency": {"threaded": {"AIP401"}, "one_by_one": {"AIP402"}},
+    "03_gil_and_concurrency": {"one_by_one": {"AIP402"}},
     "04_framework_traps": {"copied": {"AIP501"}, "recorded": {"AIP502"}},
     "05_to_production": {},
 }
-# The fixed twins: no static trap (AIP1xx-AIP5xx) may be reported for them.
-HEALTHY = {
-    "00_quickstart": ["after"],
-    "02_data_structures": ["hashed", "vectorised", "column_math", "column_ratio", "streamed"],
-    "03_gil_and_concurrency": ["with_threads"],
-    "04_framework_traps": ["not_recorded"],
+# The fixed twins: the trap the rewrite removed must no longer be reported.
+FIXED = {
+    "00_quickstart": {"after": "AIP301"},
+    "02_data_structures": {"hashed": "AIP202", "vectorised": "AIP201", "preallocated": "AIP203",
+                           "column_math": "AIP301", "column_ratio": "AIP302", "streamed": "AIP104"},
+    "04_framework_traps": {"on_device": "AIP501", "not_recorded": "AIP502"},
 }
-# Cells that mostly wait: the runtime verdict must say so (robust even on a busy machine).
-EXPECTED_VERDICTS = {
-    "01_data_loading": {"serial": "AIP903"},
-    "03_gil_and_concurrency": {"one_by_one": "AIP903"},
+# Cells that mostly wait: the runtime verdict must say so (holds even on a busy machine).
+EXPECTED_VERDICTS = {"03_gil_and_concurrency": {"one_by_one": "AIP903"}}
+# Notebook -> codes its `aiperf lint` cells must print (they lint a notebook the tutorial writes).
+EXPECTED_LINT = {
+    "00_quickstart": {"AIP301", "AIP202"},
+    "05_to_production": {"AIP101", "AIP301", "AIP503", "exit status: 1", "SARIF 2.1.0"},
 }
 # Text in any output that means a cell failed even though no "error" output was produced
 # (IPython prints UsageError to stderr; `!cmd` failures land on stdout).
@@ -137,7 +139,7 @@ def test_tutorial_runs_clean_and_reports(executed, name: str):
 
 
 @pytest.mark.notebooks
-@pytest.mark.parametrize("name", [n for n in TUTORIALS if EXPECTED_FINDINGS[n] or HEALTHY.get(n)])
+@pytest.mark.parametrize("name", [n for n in TUTORIALS if EXPECTED_FINDINGS[n] or FIXED.get(n)])
 def test_tutorial_traps_are_found(executed, name: str):
     if not has_module("aiperf_magic.analysis"):
         pytest.skip("the trap catalog (aiperf_magic.analysis) is not in this checkout")
@@ -145,9 +147,20 @@ def test_tutorial_traps_are_found(executed, name: str):
     for var, codes in EXPECTED_FINDINGS[name].items():
         found = {f.code for f in run.named[var].findings}
         assert codes <= found, f"{name}: cell --var {var} should report {codes}, reported {found}"
-    for var in HEALTHY.get(name, []):
-        static = [f.code for f in run.named[var].findings if f.code[3] in "12345"]
-        assert static == [], f"{name}: the fixed cell --var {var} still reports {static}"
+    for var, code in FIXED.get(name, {}).items():
+        found = {f.code for f in run.named[var].findings}
+        assert code not in found, f"{name}: the fixed cell --var {var} still reports {code}"
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("name", sorted(EXPECTED_LINT))
+def test_tutorial_lint_cells_report_the_traps(executed, name: str):
+    if not has_module("aiperf_magic.cli"):
+        pytest.skip("the lint CLI (aiperf_magic.cli) is not in this checkout")
+    run = executed(name)
+    printed = "".join(o.get("text", "") for c in run.nb.cells for o in c.get("outputs", []))
+    missing = {text for text in EXPECTED_LINT[name] if text not in printed}
+    assert not missing, f"{name}: the lint cells did not print {missing}"
 
 
 @pytest.mark.notebooks
