@@ -175,7 +175,10 @@ def test_tutorial_lint_cells_report_the_traps(executed, name: str):
     if not has_module("aiperf_magic.cli"):
         pytest.skip("the lint CLI (aiperf_magic.cli) is not in this checkout")
     run = executed(name)
-    printed = "".join(o.get("text", "") for c in run.nb.cells for o in c.get("outputs", []))
+    lint_cells = [c for c in run.nb.cells if c.cell_type == "code"
+                  and ("aiperf_magic lint" in c.source or "aiperf_lint(" in c.source)]
+    assert lint_cells, f"{name} has no cell running aiperf lint"
+    printed = "".join(o.get("text", "") for c in lint_cells for o in c.get("outputs", []))
     missing = {text for text in EXPECTED_LINT[name] if text not in printed}
     assert not missing, f"{name}: the lint cells did not print {missing}"
 
