@@ -8,13 +8,14 @@ aiperf reports for it.
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from .conftest import NOTEBOOK_DIR, notebook_paths
+from .conftest import NOTEBOOK_DIR, ROOT, notebook_paths
 
 TUTORIALS = [
     "00_quickstart",
@@ -205,6 +206,29 @@ def test_tutorial_runs_without_torch(executed_without_torch, name: str):
     assert "PyTorch is not installed" in printed
     assert len(run.session) == len(aiperf_cells(run.nb))
     assert all(r.error is None for r in run.session)
+
+
+@pytest.mark.notebooks
+def test_torch_profile_sees_the_waiting_loader(executed):
+    skip_without_features("01_data_loading")
+    if not has_module("aiperf_magic.probes.torch_profile") or not has_module("torch"):
+        pytest.skip("needs torch and the --torch-profile stage (aiperf_magic.probes.torch_profile)")
+    profile = executed("01_data_loading").named["profiled"].torch_profile
+    assert profile is not None and profile.get("dataloader"), f"no DataLoader summary in {profile}"
+    assert profile["dataloader"]["input_bound"] is True
+
+
+def test_binder_installs_this_checkout_with_cpu_torch():
+    yaml = pytest.importorskip("yaml")
+    env = yaml.safe_load((ROOT / "binder" / "environment.yml").read_text())
+    pip = next(dep["pip"] for dep in env["dependencies"] if isinstance(dep, dict))
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in pip and "torch" in pip
+    assert any(str(dep).startswith("nodejs") for dep in env["dependencies"])  # builds the lab extension
+    post_build = ROOT / "binder" / "postBuild"
+    assert os.access(post_build, os.X_OK)
+    assert 'pip install --no-cache-dir ".[pandas]"' in post_build.read_text()
+    docs = (ROOT / "docs" / "tutorials.md").read_text()
+    assert "https://mybinder.org/v2/gh/OWNER/aiperf-magic/HEAD?labpath=notebooks%2F00_quickstart.ipynb" in docs
 
 
 def test_notebook_dir_holds_only_tutorials():
