@@ -371,11 +371,12 @@ def _with_kwargs(call: cst.Call, values: dict[str, str]) -> cst.Call:
         if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
             args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         elif args and isinstance(args[-1].comma, cst.Comma):
-            # a trailing comma (often on a multi-line call): keep the layout, add the new argument last
-            last_ws = args[-1].comma.whitespace_after
-            new = new.with_changes(comma=cst.Comma(whitespace_after=last_ws))
+            # a trailing comma (often a multi-line call): the new argument takes the last one's place in
+            # the layout (its comma leads to the closing paren), the old last one gets a between-comma
+            closing = args[-1].comma
             if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
-                new = new.with_changes(comma=args[-1].comma)
+                args[-1] = args[-1].with_changes(comma=args[-2].comma)
+            new = new.with_changes(comma=closing)
         args.append(new)
     return call.with_changes(args=args)
 

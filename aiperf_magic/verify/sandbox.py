@@ -129,10 +129,10 @@ def copy_value(value: Any, memo: dict[int, Any]) -> Any:
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
     if isinstance(value, ATOMIC) or isinstance(value, SHARED):
         return value
-    if isinstance(value, types.GeneratorType) or _is_iterator(value):
-        raise Refused(f"a {type(value).__name__} can be consumed only once, so it cannot be run twice")
     if isinstance(value, io.IOBase):
         raise Refused(f"an open {type(value).__name__} handle cannot be copied")
+    if isinstance(value, types.GeneratorType) or _is_iterator(value):
+        raise Refused(f"a {type(value).__name__} can be consumed only once, so it cannot be run twice")
     np = sys.modules.get("numpy")
     if np is not None and isinstance(value, np.ndarray):
         return value.copy()
