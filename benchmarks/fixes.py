@@ -61,6 +61,9 @@ WORKLOADS: list[tuple[str, str, str, Callable[[], dict[str, Any]], int]] = [
      "squared = [x ** 2 for x in py_list]\n", lambda: {"py_list": list(range(1_000_000))}, 1),
     ("AIP203 np.append x 20,000", "AIP203",
      "import numpy as np\narr = np.array([])\nfor i in range(20_000):\n    arr = np.append(arr, i * 0.5)\n", dict, 4),
+    ("AIP203 torch.cat x 20,000 rows", "AIP203",
+     "import torch\nfeats = torch.empty(0, 8)\nfor row in rows:\n    feats = torch.cat([feats, row], dim=0)\n",
+     lambda: {"rows": list(__import__("torch").randn(20_000, 1, 8).unbind(0))}, 4),
     ("AIP203 pd.concat x 2,000 rows", "AIP203",
      "import pandas as pd\nres = pd.DataFrame({'a': [], 'b': []})\nfor i in range(2_000):\n"
      "    res = pd.concat([res, pd.DataFrame({'a': [i], 'b': [i * 0.5]})], ignore_index=True)\n", dict, 4),

@@ -229,8 +229,10 @@ def _grow_call(cell: Cell, call: cst.Call) -> Edits | str:
         edits = Edits("Collect the items in a list and concatenate once after the loop")
         if extra:  # np.append(a, v, axis=k) is concatenate along k
             join = f"{grown} = {mod}.concatenate([{grown}, *{parts}], {extra.split('=', 1)[-1].strip()})"
-        else:  # without axis np.append flattens both sides
-            join = f"{grown} = {mod}.concatenate([{mod}.ravel({grown}), *({mod}.ravel(_p) for _p in {parts})])"
+        else:
+            # without axis np.append flattens both sides; one append of the collected items does the same
+            # for scalars and same-shaped arrays (ragged items raise, and verify would show it)
+            join = f"{grown} = {mod}.append({grown}, {parts})"
         return _collect(cell, edits, loop, statement, parts, item, join)
     seq = args[0].value if args else None
     if not isinstance(seq, (cst.List, cst.Tuple)) or len(seq.elements) != 2 \

@@ -62,8 +62,11 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
             raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
         if len(a) != len(b):
             raise Difference(f"{where}: length {len(a)} became {len(b)}")
-        if a == b:  # fast path in C for the common case
-            return None
+        try:
+            if a == b:  # fast path in C for the common case
+                return None
+        except Exception:  # noqa: S110 - items such as arrays refuse ==; compare them one by one below
+            pass
         for i, (x, y) in enumerate(zip(a, b)):
             _eq(x, y, f"{where}[{i}]", notes)
         return None
