@@ -21,9 +21,9 @@ import pandas as pd
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-from aiperf_magic import verify  # noqa: E402
-from aiperf_magic.fixes import propose  # noqa: E402
-from aiperf_magic.report import Finding  # noqa: E402
+from aiperf_magic import verify
+from aiperf_magic.fixes import propose
+from aiperf_magic.report import Finding
 
 GOALS = {"AIP301": 50.0, "AIP201": 5.0, "AIP203": 10.0, "AIP302": 20.0, "AIP202": 10.0}
 ROWS = 100_000
@@ -31,8 +31,9 @@ ROWS = 100_000
 
 def frame() -> pd.DataFrame:
     rng = np.random.default_rng(0)
-    return pd.DataFrame({"A": rng.integers(0, 1000, ROWS), "price": rng.random(ROWS) * 100,
-                         "qty": rng.integers(1, 20, ROWS)})
+    return pd.DataFrame(
+        {"A": rng.integers(0, 1000, ROWS), "price": rng.random(ROWS) * 100, "qty": rng.integers(1, 20, ROWS)}
+    )
 
 
 def text_file() -> str:
@@ -49,36 +50,85 @@ def fetch(url: str) -> str:
 
 # label, code, cell (the anchor is line 1 unless given), namespace factory, anchor line
 WORKLOADS: list[tuple[str, str, str, Callable[[], dict[str, Any]], int]] = [
-    ("AIP301 iterrows + df.loc (100,000 rows)", "AIP301",
-     "for index, row in df.iterrows():\n    df.loc[index, 'new_col'] = row['A'] * 2\n", lambda: {"df": frame()}, 1),
-    ("AIP301 itertuples -> list (100,000 rows)", "AIP301",
-     "out = []\nfor r in df.itertuples():\n    out.append(r.price * r.qty)\n", lambda: {"df": frame()}, 2),
-    ("AIP302 apply(axis=1) (100,000 rows)", "AIP302",
-     "df['total'] = df.apply(lambda r: r['price'] * r['qty'], axis=1)\n", lambda: {"df": frame()}, 1),
-    ("AIP201 [x**2 for x in range(1,000,000)]", "AIP201",
-     "squared = [x ** 2 for x in range(1_000_000)]\n", dict, 1),
-    ("AIP201 [x**2 for x in list] (1,000,000)", "AIP201",
-     "squared = [x ** 2 for x in py_list]\n", lambda: {"py_list": list(range(1_000_000))}, 1),
-    ("AIP203 np.append x 20,000", "AIP203",
-     "import numpy as np\narr = np.array([])\nfor i in range(20_000):\n    arr = np.append(arr, i * 0.5)\n", dict, 4),
-    ("AIP203 torch.cat x 20,000 rows", "AIP203",
-     "import torch\nfeats = torch.empty(0, 8)\nfor row in rows:\n    feats = torch.cat([feats, row], dim=0)\n",
-     lambda: {"rows": list(__import__("torch").randn(20_000, 1, 8).unbind(0))}, 4),
-    ("AIP203 pd.concat x 2,000 rows", "AIP203",
-     "import pandas as pd\nres = pd.DataFrame({'a': [], 'b': []})\nfor i in range(2_000):\n"
-     "    res = pd.concat([res, pd.DataFrame({'a': [i], 'b': [i * 0.5]})], ignore_index=True)\n", dict, 4),
-    ("AIP202 in list (10,000 x 5,000)", "AIP202",
-     "kept = [q for q in queries if q in allowed]\n",
-     lambda: {"queries": list(range(0, 20_000, 2)), "allowed": list(range(5_000))}, 1),
-    ("AIP202 list.index (5,000 x 5,000)", "AIP202",
-     "ids = [vocab.index(w) for w in words]\n",
-     lambda: {"vocab": [f"w{i}" for i in range(5_000)], "words": [f"w{i}" for i in range(4_999, -1, -1)]}, 1),
-    ("AIP104 readlines (500,000 lines)", "AIP104",
-     "total = 0\nwith open(path) as fh:\n    for line in fh.readlines():\n        total += len(line)\n",
-     lambda: {"path": text_file()}, 3),
-    ("AIP402 50 blocking fetches", "AIP402",
-     "pages = []\nfor url in urls:\n    pages.append(fetch(url))\n",
-     lambda: {"urls": [f"u{i}" for i in range(50)], "fetch": fetch}, 2),
+    (
+        "AIP301 iterrows + df.loc (100,000 rows)",
+        "AIP301",
+        "for index, row in df.iterrows():\n    df.loc[index, 'new_col'] = row['A'] * 2\n",
+        lambda: {"df": frame()},
+        1,
+    ),
+    (
+        "AIP301 itertuples -> list (100,000 rows)",
+        "AIP301",
+        "out = []\nfor r in df.itertuples():\n    out.append(r.price * r.qty)\n",
+        lambda: {"df": frame()},
+        2,
+    ),
+    (
+        "AIP302 apply(axis=1) (100,000 rows)",
+        "AIP302",
+        "df['total'] = df.apply(lambda r: r['price'] * r['qty'], axis=1)\n",
+        lambda: {"df": frame()},
+        1,
+    ),
+    ("AIP201 [x**2 for x in range(1,000,000)]", "AIP201", "squared = [x ** 2 for x in range(1_000_000)]\n", dict, 1),
+    (
+        "AIP201 [x**2 for x in list] (1,000,000)",
+        "AIP201",
+        "squared = [x ** 2 for x in py_list]\n",
+        lambda: {"py_list": list(range(1_000_000))},
+        1,
+    ),
+    (
+        "AIP203 np.append x 20,000",
+        "AIP203",
+        "import numpy as np\narr = np.array([])\nfor i in range(20_000):\n    arr = np.append(arr, i * 0.5)\n",
+        dict,
+        4,
+    ),
+    (
+        "AIP203 torch.cat x 20,000 rows",
+        "AIP203",
+        "import torch\nfeats = torch.empty(0, 8)\nfor row in rows:\n    feats = torch.cat([feats, row], dim=0)\n",
+        lambda: {"rows": list(__import__("torch").randn(20_000, 1, 8).unbind(0))},
+        4,
+    ),
+    (
+        "AIP203 pd.concat x 2,000 rows",
+        "AIP203",
+        "import pandas as pd\nres = pd.DataFrame({'a': [], 'b': []})\nfor i in range(2_000):\n"
+        "    res = pd.concat([res, pd.DataFrame({'a': [i], 'b': [i * 0.5]})], ignore_index=True)\n",
+        dict,
+        4,
+    ),
+    (
+        "AIP202 in list (10,000 x 5,000)",
+        "AIP202",
+        "kept = [q for q in queries if q in allowed]\n",
+        lambda: {"queries": list(range(0, 20_000, 2)), "allowed": list(range(5_000))},
+        1,
+    ),
+    (
+        "AIP202 list.index (5,000 x 5,000)",
+        "AIP202",
+        "ids = [vocab.index(w) for w in words]\n",
+        lambda: {"vocab": [f"w{i}" for i in range(5_000)], "words": [f"w{i}" for i in range(4_999, -1, -1)]},
+        1,
+    ),
+    (
+        "AIP104 readlines (500,000 lines)",
+        "AIP104",
+        "total = 0\nwith open(path) as fh:\n    for line in fh.readlines():\n        total += len(line)\n",
+        lambda: {"path": text_file()},
+        3,
+    ),
+    (
+        "AIP402 50 blocking fetches",
+        "AIP402",
+        "pages = []\nfor url in urls:\n    pages.append(fetch(url))\n",
+        lambda: {"urls": [f"u{i}" for i in range(50)], "fetch": fetch},
+        2,
+    ),
 ]
 
 
@@ -101,12 +151,16 @@ def main() -> None:
         speed = f"{c.speedup:.1f}x" if c.speedup else "-"
         mem = f"{c.memory_ratio:.2f}" if c.memory_ratio is not None else "-"
         met = "" if goal is None else ("ok" if c.speedup and c.speedup >= goal else "MISS") + f" {goal:g}x"
-        print(f"{label:<44} {_t(c.before_s):>10} {_t(c.after_s):>10} {speed:>9} {mem:>8} "
-              f"{'yes' if c.equal else 'NO':>6} {met:>7}")
+        print(
+            f"{label:<44} {_t(c.before_s):>10} {_t(c.after_s):>10} {speed:>9} {mem:>8} "
+            f"{'yes' if c.equal else 'NO':>6} {met:>7}"
+        )
         if c.error or c.refused or c.difference:
             print(f"    {c.error or c.refused or c.difference}")
-    print(f"\nmedian of {args.repeat} interleaved runs each (after a warm-up); memory = after/before peak "
-          "(tracemalloc); equal = results checked by verify")
+    print(
+        f"\nmedian of {args.repeat} interleaved runs each (after a warm-up); memory = after/before peak "
+        "(tracemalloc); equal = results checked by verify"
+    )
 
 
 def _t(s: float | None) -> str:

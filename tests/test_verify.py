@@ -60,8 +60,9 @@ def test_runaway_rewrite_is_stopped_on_main_thread() -> None:
 
 def test_runaway_rewrite_is_stopped_off_the_main_thread() -> None:
     box: dict = {}
-    t = threading.Thread(target=lambda: box.update(c=verify("x = 1", "while True:\n    pass\n", {},
-                                                              timeout_s=0.3, repeat=1)))
+    t = threading.Thread(
+        target=lambda: box.update(c=verify("x = 1", "while True:\n    pass\n", {}, timeout_s=0.3, repeat=1))
+    )
     t.start()
     t.join(20)
     assert not t.is_alive() and box["c"].timed_out
@@ -102,18 +103,30 @@ def test_compare_names_can_be_given() -> None:
 
 def test_inputs_and_outputs_of_a_cell() -> None:
     inputs, outputs, loops = reads_and_writes(
-        "import numpy as np\nx = y + 1\nfor i in zs:\n    t += i\nf = lambda q: q + w\nsq = [v for v in x]\n")
+        "import numpy as np\nx = y + 1\nfor i in zs:\n    t += i\nf = lambda q: q + w\nsq = [v for v in x]\n"
+    )
     assert inputs == ["y", "zs", "t", "w"]
     assert {"np", "x", "i", "t", "f", "sq"} <= outputs and loops == {"i"}
 
 
-@pytest.mark.parametrize(("a", "b", "equal"), [
-    (1, 1, True), (1, 2, False), ("x", "x", True), (0.1 + 0.2, 0.3, True), (1.0, 1.0001, False),
-    (np.float32(1.0), 1.0000001, True), (float("nan"), float("nan"), True),
-    (np.arange(3.0), np.arange(3.0) + 1e-12, True), (np.arange(3), np.arange(1, 4), False),
-    (np.arange(3, dtype=np.float32), np.arange(3, dtype=np.float64), True),
-    ([1, 2], (1, 2), False), ({"a": 1}, {"a": 1}, True), ({"a": 1}, {"b": 1}, False),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        (1, 1, True),
+        (1, 2, False),
+        ("x", "x", True),
+        (0.1 + 0.2, 0.3, True),
+        (1.0, 1.0001, False),
+        (np.float32(1.0), 1.0000001, True),
+        (float("nan"), float("nan"), True),
+        (np.arange(3.0), np.arange(3.0) + 1e-12, True),
+        (np.arange(3), np.arange(1, 4), False),
+        (np.arange(3, dtype=np.float32), np.arange(3, dtype=np.float64), True),
+        ([1, 2], (1, 2), False),
+        ({"a": 1}, {"a": 1}, True),
+        ({"a": 1}, {"b": 1}, False),
+    ],
+)
 def test_type_aware_equality(a: object, b: object, equal: bool) -> None:
     assert (first_difference(a, b, "v", []) is None) is equal
 

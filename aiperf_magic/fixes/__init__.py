@@ -70,5 +70,3 @@ def fix(source: str, *, select: Iterable[str] | None = None, unsafe: bool = Fals
 
     findings = analyze(source, select=list(select) if select is not None else None)
     return fix_findings(source, findings, unsafe=unsafe)
-
-

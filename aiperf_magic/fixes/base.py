@@ -73,13 +73,17 @@ class Cell:
     def nodes(self, kind: type | tuple[type, ...]) -> Iterator[cst.CSTNode]:
         return (n for n in self.positions if isinstance(n, kind))
 
-    def at_line(self, line: int | None, kind: type | tuple[type, ...], col: int | None = None,
-                where: object = None) -> cst.CSTNode | None:
+    def at_line(
+        self, line: int | None, kind: type | tuple[type, ...], col: int | None = None, where: object = None
+    ) -> cst.CSTNode | None:
         """The node of ``kind`` starting on ``line`` (1-based); ``col`` (0- or 1-based) breaks ties."""
         if line is None:
             return None
-        found = [n for n, r in self.positions.items()
-                 if isinstance(n, kind) and r.start.line == line and (where is None or where(n))]  # type: ignore[operator]
+        found = [
+            n
+            for n, r in self.positions.items()
+            if isinstance(n, kind) and r.start.line == line and (where is None or where(n))
+        ]  # type: ignore[operator]
         if col is not None and len(found) > 1:
             exact = [n for n in found if self.positions[n].start.column in (col, col - 1)]
             found = exact or found
@@ -127,7 +131,7 @@ class Cell:
 
     def following(self, stmt: cst.CSTNode) -> list[cst.CSTNode]:
         body = self.body_of(stmt)
-        return body[body.index(stmt) + 1:] if stmt in body else []
+        return body[body.index(stmt) + 1 :] if stmt in body else []
 
     def preceding(self, stmt: cst.CSTNode) -> list[cst.CSTNode]:
         body = self.body_of(stmt)
@@ -208,11 +212,25 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
 def assigned_names(node: cst.CSTNode) -> set[str]:
     """Names bound or mutated in place under ``node`` (targets, aug-assign, ``x.append``-style calls)."""
     out: set[str] = set()
-    mutators = {"append", "extend", "insert", "remove", "pop", "clear", "sort", "reverse", "update",
-                "add", "discard", "setdefault", "popitem", "__setitem__"}
+    mutators = {
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "pop",
+        "clear",
+        "sort",
+        "reverse",
+        "update",
+        "add",
+        "discard",
+        "setdefault",
+        "popitem",
+        "__setitem__",
+    }
     for n in walk(node):
         targets: list[cst.CSTNode] = []
-        if isinstance(n, cst.AssignTarget) or isinstance(n, (cst.AugAssign, cst.AnnAssign)) or isinstance(n, (cst.For, cst.CompFor)) or isinstance(n, cst.Del):
+        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.Del)):
             targets = [n.target]
         elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in mutators:
             targets = [n.func.value]
@@ -362,8 +380,11 @@ def _wrapped(node: cst.BaseStatement, item: str) -> cst.With:
 def _with_kwargs(call: cst.Call, values: dict[str, str]) -> cst.Call:
     args = list(call.args)
     for name, value in values.items():
-        new = cst.Arg(keyword=cst.Name(name), value=expr(value),
-                      equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")))
+        new = cst.Arg(
+            keyword=cst.Name(name),
+            value=expr(value),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+        )
         idx = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
         if idx is not None:
             args[idx] = args[idx].with_changes(value=new.value)
@@ -401,12 +422,18 @@ def _is_docstring_or_future(node: cst.CSTNode) -> bool:
     small = node.body[0]
     if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
         return True
-    return isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+    return (
+        isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+    )
 
 
 def unified_diff(before: str, after: str, name: str = "cell") -> str:
-    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                 fromfile=f"{name} (before)", tofile=f"{name} (after)")
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"{name} (before)",
+        tofile=f"{name} (after)",
+    )
     return "".join(x if x.endswith("\n") else x + "\n" for x in lines)
 
 

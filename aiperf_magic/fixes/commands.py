@@ -43,7 +43,14 @@ class CellFix:
         head = f"aiperf fix: applied {', '.join(self.applied)}" if self.applied else "aiperf fix: no fix applied"
         parts = [head, *(f"  not applied: {s}" for s in self.skipped)]
         if self.diff:
-            parts += ["", "--- rewritten cell ---", self.source.rstrip("\n"), "", "--- diff ---", self.diff.rstrip("\n")]
+            parts += [
+                "",
+                "--- rewritten cell ---",
+                self.source.rstrip("\n"),
+                "",
+                "--- diff ---",
+                self.diff.rstrip("\n"),
+            ]
         return "\n".join(parts)
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
@@ -52,10 +59,12 @@ class CellFix:
     def _repr_html_(self) -> str:
         skipped = "".join(f"<li>{escape(s)}</li>" for s in self.skipped)
         head = escape(f"applied {', '.join(self.applied)}" if self.applied else "no fix applied")
-        return (f'<div class="aiperf-fix"><div><b>aiperf fix</b>: {head}</div>'
-                + (f"<ul>{skipped}</ul>" if skipped else "")
-                + (f"<pre>{escape(self.source)}</pre><pre>{escape(self.diff)}</pre>" if self.diff else "")
-                + "</div>")
+        return (
+            f'<div class="aiperf-fix"><div><b>aiperf fix</b>: {head}</div>'
+            + (f"<ul>{skipped}</ul>" if skipped else "")
+            + (f"<pre>{escape(self.source)}</pre><pre>{escape(self.diff)}</pre>" if self.diff else "")
+            + "</div>"
+        )
 
 
 def _last(ctx: CommandContext) -> Report | Message:
@@ -93,8 +102,10 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
     matches = [f for f in report.findings if f.code == code]
     if not matches:
         present = sorted({f.code for f in report.findings})
-        return Message(f"The last %%aiperf cell has no {code} finding."
-                       + (f" Its findings: {', '.join(present)}." if present else " It had no findings."))
+        return Message(
+            f"The last %%aiperf cell has no {code} finding."
+            + (f" Its findings: {', '.join(present)}." if present else " It had no findings.")
+        )
     for f in matches:
         _ensure_fix(report, f)
     finding = next((f for f in matches if f.fix is not None and f.fix.source), matches[0])
@@ -103,8 +114,13 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
         return Message(f"{code} (line {finding.line}) has no fix to try: {reason}.")
     from ..verify import verify
 
-    comparison = verify(report.source, finding.fix.source, ctx.user_ns,
-                        repeat=int(opts.get("--repeat", 5)), timeout_s=opts.get("--timeout"))
+    comparison = verify(
+        report.source,
+        finding.fix.source,
+        ctx.user_ns,
+        repeat=int(opts.get("--repeat", 5)),
+        timeout_s=opts.get("--timeout"),
+    )
     comparison.finding_code = code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
     return comparison

@@ -16,8 +16,12 @@ FORK = '{mp}.get_context("fork")'
 
 @fixer("AIP401", "Run CPU-bound work in processes")
 def fix_threads(cell: Cell, finding: Finding) -> Edits | str:
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: call_name(n).rsplit(".", 1)[-1] in ("Thread", "ThreadPoolExecutor"))
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: call_name(n).rsplit(".", 1)[-1] in ("Thread", "ThreadPoolExecutor"),
+    )
     if not isinstance(call, cst.Call):
         return "no Thread(...) or ThreadPoolExecutor(...) call on the finding's line"
     name = call_name(call)
@@ -25,12 +29,21 @@ def fix_threads(cell: Cell, finding: Finding) -> Edits | str:
     mp = edits.need(cell, "multiprocessing")
     if name.endswith("ThreadPoolExecutor"):
         for n in walk(cell.module):
-            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("submit", "map") \
-                    and n.args and isinstance(n.args[0].value, cst.Lambda):
+            if (
+                isinstance(n, cst.Call)
+                and isinstance(n.func, cst.Attribute)
+                and n.func.attr.value in ("submit", "map")
+                and n.args
+                and isinstance(n.args[0].value, cst.Lambda)
+            ):
                 # a process pool pickles the function it sends; a lambda cannot be pickled
                 return "the pool is given a lambda, which a process pool cannot send to its workers"
         prefix = name.rsplit(".", 1)[0] + "." if "." in name else ""
-        new = f"{prefix}ProcessPoolExecutor" if prefix else edits.need_from(cell, "concurrent.futures", "ProcessPoolExecutor")
+        new = (
+            f"{prefix}ProcessPoolExecutor"
+            if prefix
+            else edits.need_from(cell, "concurrent.futures", "ProcessPoolExecutor")
+        )
         edits.replace[call.func] = cst.parse_expression(new)
         edits.set_kwarg(call, "mp_context", FORK.format(mp=mp))
         return edits
@@ -67,18 +80,30 @@ def fix_io_loop(cell: Cell, finding: Finding) -> Edits | str:
         return f"{pool}.map(lambda {var}: {cell.code(value)}, {items})"
 
     line: str | None = None
-    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute) \
-            and small.value.func.attr.value == "append" and len(small.value.args) == 1:
+    if (
+        isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and isinstance(small.value.func, cst.Attribute)
+        and small.value.func.attr.value == "append"
+        and len(small.value.args) == 1
+    ):
         owner = small.value.func.value
         m = mapped(small.value.args[0].value)
         if m is not None and var not in names_in(owner):
             line = f"{cell.code(owner)}.extend({m})"
-    elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Subscript):
+    elif (
+        isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Subscript)
+    ):
         target = small.targets[0].target
         key = target.slice[0].slice if len(target.slice) == 1 else None
         m = mapped(small.value)
-        if m is not None and isinstance(key, cst.Index) and cell.code(key.value) == var \
-                and isinstance(loop.iter, cst.Name) and var not in names_in(target.value):
+        if (
+            m is not None
+            and isinstance(key, cst.Index)
+            and cell.code(key.value) == var
+            and isinstance(loop.iter, cst.Name)
+            and var not in names_in(target.value)
+        ):
             # the items are walked twice (keys and map), so only a named collection qualifies
             line = f"{cell.code(target.value)}.update(zip({items}, {m}))"
     elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):

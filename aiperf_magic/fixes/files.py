@@ -34,8 +34,14 @@ def _analyzer() -> Analyzer:
     return analyze
 
 
-def fix_source(source: str, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-               unsafe: bool = False, analyze: Analyzer | None = None) -> str:
+def fix_source(
+    source: str,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    unsafe: bool = False,
+    analyze: Analyzer | None = None,
+) -> str:
     from . import fix_findings
 
     analyze = analyze or _analyzer()
@@ -43,8 +49,15 @@ def fix_source(source: str, *, select: Iterable[str] | None = None, ignore: Iter
     return fix_findings(source, findings, unsafe=unsafe)
 
 
-def fix_file(path: str | Path, *, select: Iterable[str] | None = None, ignore: Iterable[str] | None = None,
-             unsafe: bool = False, write: bool = False, analyze: Analyzer | None = None) -> FileFix:
+def fix_file(
+    path: str | Path,
+    *,
+    select: Iterable[str] | None = None,
+    ignore: Iterable[str] | None = None,
+    unsafe: bool = False,
+    write: bool = False,
+    analyze: Analyzer | None = None,
+) -> FileFix:
     """Fix one ``.py`` or ``.ipynb`` file; write it back only when ``write`` and something changed.
 
     Raises ``ValueError`` (with the path and reason) for a notebook that is not valid JSON.

@@ -25,20 +25,35 @@ class _RowAccess:
     def column(self, node: cst.CSTNode) -> str | None:
         """The column key code this node reads for the current row, if it is such an access."""
         c = self.cell
-        if self.style in ("row", "tuple") and isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) \
-                and node.value.value == self.row:
+        if (
+            self.style in ("row", "tuple")
+            and isinstance(node, cst.Attribute)
+            and isinstance(node.value, cst.Name)
+            and node.value.value == self.row
+        ):
             # row.Index / row.name are the label, not a column; row.sum() is a method
             if node.attr.value in ("Index", "name") or isinstance(c.parent(node), cst.Call):
                 return None
             return repr(node.attr.value)
         if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
             key = node.slice[0].slice.value
-            if self.style == "row" and isinstance(node.value, cst.Name) and node.value.value == self.row and _const(key):
+            if (
+                self.style == "row"
+                and isinstance(node.value, cst.Name)
+                and node.value.value == self.row
+                and _const(key)
+            ):
                 return c.code(key)
             # df["a"][i]
-            if self.style == "label" and isinstance(key, cst.Name) and key.value == self.index \
-                    and isinstance(node.value, cst.Subscript) and c.code(node.value.value) == self.frame \
-                    and len(node.value.slice) == 1 and _const(node.value.slice[0].slice.value):  # type: ignore[attr-defined]
+            if (
+                self.style == "label"
+                and isinstance(key, cst.Name)
+                and key.value == self.index
+                and isinstance(node.value, cst.Subscript)
+                and c.code(node.value.value) == self.frame
+                and len(node.value.slice) == 1
+                and _const(node.value.slice[0].slice.value)
+            ):  # type: ignore[attr-defined]
                 return c.code(node.value.slice[0].slice.value)  # type: ignore[attr-defined]
         if self.style == "label":
             return self.labelled(node)
@@ -46,9 +61,13 @@ class _RowAccess:
 
     def labelled(self, node: cst.CSTNode) -> str | None:
         """``df.loc[i, "a"]`` / ``df.at[i, "a"]`` -> the column key, for this frame and index variable."""
-        if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute)
-                and node.value.attr.value in ("loc", "at") and self.cell.code(node.value.value) == self.frame
-                and len(node.slice) == 2):
+        if not (
+            isinstance(node, cst.Subscript)
+            and isinstance(node.value, cst.Attribute)
+            and node.value.attr.value in ("loc", "at")
+            and self.cell.code(node.value.value) == self.frame
+            and len(node.slice) == 2
+        ):
             return None
         idx, key = (s.slice.value if isinstance(s.slice, cst.Index) else None for s in node.slice)
         if idx is None or key is None or not _const(key):
@@ -103,14 +122,21 @@ def fix_row_loop(cell: Cell, finding: Finding) -> Edits | str:
 def _row_access(cell: Cell, loop: cst.For) -> _RowAccess | str:
     it, target = loop.iter, loop.target
     name = call_name(it)
-    if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in ("iterrows", "itertuples"):
+    if (
+        isinstance(it, cst.Call)
+        and isinstance(it.func, cst.Attribute)
+        and it.func.attr.value in ("iterrows", "itertuples")
+    ):
         frame = it.func.value
         if not isinstance(frame, (cst.Name, cst.Attribute)):
             # df[df.x > 0].iterrows(): the subset would be recomputed for every column expression
             return "the loop walks a computed frame; assign it to a name first"
         if it.func.attr.value == "iterrows":
-            if not (isinstance(target, cst.Tuple) and len(target.elements) == 2
-                    and all(isinstance(e.value, cst.Name) for e in target.elements)):
+            if not (
+                isinstance(target, cst.Tuple)
+                and len(target.elements) == 2
+                and all(isinstance(e.value, cst.Name) for e in target.elements)
+            ):
                 return "iterrows() target is not (index, row)"
             idx, row = (e.value.value for e in target.elements)  # type: ignore[attr-defined]
             return _RowAccess(cell, cell.code(frame), "row", row, idx)
@@ -119,16 +145,16 @@ def _row_access(cell: Cell, loop: cst.For) -> _RowAccess | str:
         if not isinstance(target, cst.Name):
             return "itertuples() target is unpacked"
         return _RowAccess(cell, cell.code(frame), "tuple", target.value, None)
-    if name == "range" and len(it.args) == 1 and call_name(it.args[0].value) == "len" \
-            and isinstance(target, cst.Name):
+    if name == "range" and len(it.args) == 1 and call_name(it.args[0].value) == "len" and isinstance(target, cst.Name):
         frame = it.args[0].value.args[0].value  # type: ignore[attr-defined]
         if isinstance(frame, (cst.Name, cst.Attribute)):
             return _RowAccess(cell, cell.code(frame), "label", None, target.value)
     return "the loop is not over iterrows(), itertuples() or range(len(df))"
 
 
-def _statement(cell: Cell, access: _RowAccess, small: cst.BaseSmallStatement, per_row: set[str]
-               ) -> tuple[str | None, str]:
+def _statement(
+    cell: Cell, access: _RowAccess, small: cst.BaseSmallStatement, per_row: set[str]
+) -> tuple[str | None, str]:
     """The column-wise line for one statement of the loop body, and its kind (or None and why)."""
     numpy_needed: list[str] = []
 
@@ -149,8 +175,13 @@ def _statement(cell: Cell, access: _RowAccess, small: cst.BaseSmallStatement, pe
         if v is None:
             return None, "the assigned value is not arithmetic on the row's columns"
         return f"{access.frame}[{key}] = {v}", "column"
-    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute) \
-            and small.value.func.attr.value == "append" and len(small.value.args) == 1:
+    if (
+        isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and isinstance(small.value.func, cst.Attribute)
+        and small.value.func.attr.value == "append"
+        and len(small.value.args) == 1
+    ):
         owner = small.value.func.value
         if names_in(owner) & {access.row, access.index, access.frame}:
             return None, "the list appended to depends on the row"
@@ -158,8 +189,11 @@ def _statement(cell: Cell, access: _RowAccess, small: cst.BaseSmallStatement, pe
         if v is None:
             return None, "the appended value is not arithmetic on the row's columns"
         return f"{cell.code(owner)}.extend(({v}).tolist())", "append"
-    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
-            and isinstance(small.target, cst.Name):
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and isinstance(small.target, cst.Name)
+    ):
         v = vec(small.value)
         if v is None:
             return None, "the accumulated value is not arithmetic on the row's columns"
@@ -168,9 +202,13 @@ def _statement(cell: Cell, access: _RowAccess, small: cst.BaseSmallStatement, pe
 
 
 def _written_column(cell: Cell, access: _RowAccess, target: cst.CSTNode) -> str | None:
-    if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute)
-            and target.value.attr.value in ("loc", "at") and cell.code(target.value.value) == access.frame
-            and len(target.slice) == 2):
+    if not (
+        isinstance(target, cst.Subscript)
+        and isinstance(target.value, cst.Attribute)
+        and target.value.attr.value in ("loc", "at")
+        and cell.code(target.value.value) == access.frame
+        and len(target.slice) == 2
+    ):
         return None
     idx, key = (s.slice.value if isinstance(s.slice, cst.Index) else None for s in target.slice)
     if idx is None or key is None or not _const(key):
@@ -181,8 +219,12 @@ def _written_column(cell: Cell, access: _RowAccess, target: cst.CSTNode) -> str 
 
 @fixer("AIP302", "Replace apply with a column expression")
 def fix_apply(cell: Cell, finding: Finding) -> Edits | str:
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: isinstance(n.func, cst.Attribute) and n.func.attr.value == "apply")
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: isinstance(n.func, cst.Attribute) and n.func.attr.value == "apply",
+    )
     if not isinstance(call, cst.Call):
         return "no .apply(...) call on the finding's line"
     owner = call.func.value  # type: ignore[attr-defined]
@@ -206,7 +248,10 @@ def fix_apply(cell: Cell, finding: Finding) -> Edits | str:
             return "apply runs over columns (axis=0), not rows"
         access = _RowAccess(cell, frame, "row", p, None)
         subst = access.subst
-    elif isinstance(owner, cst.Subscript) or (isinstance(owner, cst.Attribute) and not isinstance(cell.parent(call), cst.Call)):
+    elif isinstance(owner, cst.Subscript) or (
+        isinstance(owner, cst.Attribute) and not isinstance(cell.parent(call), cst.Call)
+    ):
+
         def subst(n: cst.CSTNode) -> str | None:
             return frame if isinstance(n, cst.Name) and n.value == p else None
     else:
@@ -225,8 +270,12 @@ def fix_apply(cell: Cell, finding: Finding) -> Edits | str:
 
 @fixer("AIP304", "Let the reader select columns and parse types")
 def fix_reader(cell: Cell, finding: Finding) -> Edits | str:
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: call_name(n).rsplit(".", 1)[-1] in ("read_csv", "read_parquet"))
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: call_name(n).rsplit(".", 1)[-1] in ("read_csv", "read_parquet"),
+    )
     if not isinstance(call, cst.Call):
         return "no read_csv(...)/read_parquet(...) call on the finding's line"
     statement = cell.statement(call)
@@ -258,8 +307,10 @@ def fix_reader(cell: Cell, finding: Finding) -> Edits | str:
         dtypes, drop = {}, set()
     if columns is None and not dtypes:
         return "no column selection or cast right after the read that could move into it"
-    edits = Edits("Let the reader pick the columns" + (" and parse the types" if dtypes else ""),
-                  safety="unsafe" if dtypes else "safe")
+    edits = Edits(
+        "Let the reader pick the columns" + (" and parse the types" if dtypes else ""),
+        safety="unsafe" if dtypes else "safe",
+    )
     if columns is not None:
         edits.set_kwarg(call, key, columns)
         # a cast of a column the selection drops has nothing left to cast
@@ -278,8 +329,11 @@ def _selection(cell: Cell, small: cst.CSTNode | None, frame: str) -> str | None:
     value = small.value
     if isinstance(value, cst.Subscript) and cell.code(value.value) == frame and len(value.slice) == 1:
         inner = value.slice[0].slice
-        if isinstance(inner, cst.Index) and isinstance(inner.value, cst.List) \
-                and all(isinstance(e.value, cst.SimpleString) for e in inner.value.elements):
+        if (
+            isinstance(inner, cst.Index)
+            and isinstance(inner.value, cst.List)
+            and all(isinstance(e.value, cst.SimpleString) for e in inner.value.elements)
+        ):
             return cell.code(inner.value)
     return None
 
@@ -289,8 +343,13 @@ def _cast(cell: Cell, small: cst.CSTNode | None, frame: str) -> dict[str, str] |
     if not (isinstance(small, cst.Assign) and len(small.targets) == 1):
         return None
     target, value = small.targets[0].target, small.value
-    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "astype"
-            and len(value.args) == 1 and value.args[0].keyword is None):
+    if not (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "astype"
+        and len(value.args) == 1
+        and value.args[0].keyword is None
+    ):
         return None
     arg = value.args[0].value
     if cell.code(target) == frame and cell.code(value.func.value) == frame and isinstance(arg, cst.Dict):
@@ -300,8 +359,12 @@ def _cast(cell: Cell, small: cst.CSTNode | None, frame: str) -> dict[str, str] |
                 return None
             out[cell.code(el.key)] = cell.code(el.value)
         return out
-    if isinstance(target, cst.Subscript) and cell.code(target.value) == frame and len(target.slice) == 1 \
-            and cell.code(value.func.value) == cell.code(target):
+    if (
+        isinstance(target, cst.Subscript)
+        and cell.code(target.value) == frame
+        and len(target.slice) == 1
+        and cell.code(value.func.value) == cell.code(target)
+    ):
         key = target.slice[0].slice
         if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):
             return {cell.code(key.value): cell.code(arg)}

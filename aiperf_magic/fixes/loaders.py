@@ -24,8 +24,9 @@ def fix_workers(cell: Cell, finding: Finding) -> Edits | str:
     if any(a.star for a in call.args):
         # DataLoader(*args, **opts): the workers may already be set through the unpacked options
         return "the call unpacks *args/**kwargs, which may already set num_workers"
-    edits = Edits("Load batches in worker processes (num_workers from the CPU count, persistent workers)",
-                  safety="unsafe")
+    edits = Edits(
+        "Load batches in worker processes (num_workers from the CPU count, persistent workers)", safety="unsafe"
+    )
     os_name = edits.need(cell, "os")
     edits.set_kwarg(call, "num_workers", f"max(1, ({os_name}.cpu_count() or 1) - 1)")
     edits.set_kwarg(call, "persistent_workers", "True")
@@ -34,8 +35,12 @@ def fix_workers(cell: Cell, finding: Finding) -> Edits | str:
 
 @fixer("AIP102", "Pin batches and copy them without blocking")
 def fix_pinned(cell: Cell, finding: Finding) -> Edits | str:
-    move = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: isinstance(n.func, cst.Attribute) and n.func.attr.value in MOVES)
+    move = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: isinstance(n.func, cst.Attribute) and n.func.attr.value in MOVES,
+    )
     if not isinstance(move, cst.Call):
         return "no .to(...)/.cuda() call on the finding's line"
     edits = Edits("Pin the loader's memory and copy batches with non_blocking=True")
@@ -59,9 +64,13 @@ def _loader_of_loop(cell: Cell, node: cst.CSTNode) -> cst.Call | None:
     for assign in cell.nodes(cst.Assign):
         targets = assign.targets  # type: ignore[attr-defined]
         value = assign.value  # type: ignore[attr-defined]
-        if (len(targets) == 1 and isinstance(targets[0].target, cst.Name)
-                and targets[0].target.value == it.value and isinstance(value, cst.Call)
-                and call_name(value).endswith("DataLoader")):
+        if (
+            len(targets) == 1
+            and isinstance(targets[0].target, cst.Name)
+            and targets[0].target.value == it.value
+            and isinstance(value, cst.Call)
+            and call_name(value).endswith("DataLoader")
+        ):
             return value
     return None
 
@@ -102,8 +111,11 @@ def _whole_read(node: cst.CSTNode) -> bool:
     func = node.func
     if isinstance(func, cst.Attribute) and func.attr.value == "readlines" and not node.args:
         return True
-    return (isinstance(func, cst.Attribute) and func.attr.value == "split" and isinstance(func.value, cst.Call)
-            and isinstance(func.value.func, cst.Attribute) and func.value.func.attr.value == "read"
-            and not func.value.args)
-
-
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "split"
+        and isinstance(func.value, cst.Call)
+        and isinstance(func.value.func, cst.Attribute)
+        and func.value.func.attr.value == "read"
+        and not func.value.args
+    )

@@ -46,13 +46,11 @@ def fix_elementwise(cell: Cell, finding: Finding) -> Edits | str:
     return edits
 
 
-def _vector(cell: Cell, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression,
-            numpy: object) -> str | None:
+def _vector(cell: Cell, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression, numpy: object) -> str | None:
     arr = array_of(iterable, cell.code, numpy)  # type: ignore[arg-type]
     if arr is None:
         return None
-    return vectorise(elt, lambda n: arr if isinstance(n, cst.Name) and n.value == var else None,
-                     {var}, numpy)  # type: ignore[arg-type]
+    return vectorise(elt, lambda n: arr if isinstance(n, cst.Name) and n.value == var else None, {var}, numpy)  # type: ignore[arg-type]
 
 
 def _for_loop(cell: Cell, loop: cst.For, edits: Edits, numpy: object) -> Edits | str:
@@ -64,8 +62,13 @@ def _for_loop(cell: Cell, loop: cst.For, edits: Edits, numpy: object) -> Edits |
         return "the loop body is more than one accumulating statement"
     small = body[0].body[0]
     var = loop.target.value
-    if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute) \
-            and small.value.func.attr.value == "append" and len(small.value.args) == 1:
+    if (
+        isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and isinstance(small.value.func, cst.Attribute)
+        and small.value.func.attr.value == "append"
+        and len(small.value.args) == 1
+    ):
         vec = _vector(cell, small.value.args[0].value, var, loop.iter, numpy)
         if vec is None or var in names_in(small.value.func.value):
             return "the appended value is not element-wise arithmetic on the loop variable"
@@ -85,12 +88,20 @@ def _for_loop(cell: Cell, loop: cst.For, edits: Edits, numpy: object) -> Edits |
 # -- AIP202 ---------------------------------------------------------------------------------------
 @fixer("AIP202", "Look up in a set or dict built once")
 def fix_lookup(cell: Cell, finding: Finding) -> Edits | str:
-    comp = cell.at_line(finding.line, cst.Comparison, finding.col,
-                        where=lambda n: any(isinstance(c.operator, (cst.In, cst.NotIn)) for c in n.comparisons))
+    comp = cell.at_line(
+        finding.line,
+        cst.Comparison,
+        finding.col,
+        where=lambda n: any(isinstance(c.operator, (cst.In, cst.NotIn)) for c in n.comparisons),
+    )
     if isinstance(comp, cst.Comparison):
         return _membership(cell, comp)
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: isinstance(n.func, cst.Attribute) and n.func.attr.value == "index")
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: isinstance(n.func, cst.Attribute) and n.func.attr.value == "index",
+    )
     if isinstance(call, cst.Call):
         return _index(cell, call)
     return "no `in` test or .index(...) call on the finding's line"
@@ -100,8 +111,9 @@ def _membership(cell: Cell, comp: cst.Comparison) -> Edits | str:
     target = next(c for c in comp.comparisons if isinstance(c.operator, (cst.In, cst.NotIn)))
     seq = target.comparator
     if isinstance(seq, cst.List):
-        if not seq.elements or not all(isinstance(e.value, (cst.Integer, cst.Float, cst.SimpleString))
-                                       for e in seq.elements):
+        if not seq.elements or not all(
+            isinstance(e.value, (cst.Integer, cst.Float, cst.SimpleString)) for e in seq.elements
+        ):
             # {} is a dict, and unhashable or computed items could fail or change as a set
             return "the list literal is empty or holds non-constant items"
         edits = Edits("Test membership against a set literal")
@@ -177,8 +189,12 @@ GROWERS = {"append", "concatenate", "vstack", "cat", "stack", "concat"}
 
 @fixer("AIP203", "Collect in a list and join once after the loop")
 def fix_growth(cell: Cell, finding: Finding) -> Edits | str:
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: call_name(n).count(".") >= 1 and call_name(n).rsplit(".", 1)[1] in GROWERS)
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: call_name(n).count(".") >= 1 and call_name(n).rsplit(".", 1)[1] in GROWERS,
+    )
     if isinstance(call, cst.Call):
         return _grow_call(cell, call)
     assign = cell.at_line(finding.line, cst.Assign, finding.col)
@@ -205,8 +221,12 @@ def _loop_for(cell: Cell, statement: cst.CSTNode, grown: str) -> cst.CSTNode | s
 def _grow_call(cell: Cell, call: cst.Call) -> Edits | str:
     statement = cell.statement(call)
     assign = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
-    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
-            and isinstance(assign.targets[0].target, cst.Name)):
+    if not (
+        isinstance(assign, cst.Assign)
+        and assign.value is call
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0].target, cst.Name)
+    ):
         return "the grown value is not simply rebound (x = f(x, item))"
     grown = assign.targets[0].target.value
     name = call_name(call)
@@ -235,9 +255,12 @@ def _grow_call(cell: Cell, call: cst.Call) -> Edits | str:
             join = f"{grown} = {mod}.append({grown}, {parts})"
         return _collect(cell, edits, loop, statement, parts, item, join)
     seq = args[0].value if args else None
-    if not isinstance(seq, (cst.List, cst.Tuple)) or len(seq.elements) != 2 \
-            or any(isinstance(e, cst.StarredElement) for e in seq.elements) \
-            or cell.code(seq.elements[0].value) != grown:
+    if (
+        not isinstance(seq, (cst.List, cst.Tuple))
+        or len(seq.elements) != 2
+        or any(isinstance(e, cst.StarredElement) for e in seq.elements)
+        or cell.code(seq.elements[0].value) != grown
+    ):
         # prepending (cat([x, acc])) or joining more than one new item needs a different order
         return "the call does not join exactly [grown, item] in that order"
     loop = _loop_for(cell, statement, grown)
@@ -250,8 +273,9 @@ def _grow_call(cell: Cell, call: cst.Call) -> Edits | str:
     return _collect(cell, edits, loop, statement, parts, item, join)
 
 
-def _collect(cell: Cell, edits: Edits, loop: cst.CSTNode, statement: cst.CSTNode, parts: str, item: str,
-             join: str) -> Edits:
+def _collect(
+    cell: Cell, edits: Edits, loop: cst.CSTNode, statement: cst.CSTNode, parts: str, item: str, join: str
+) -> Edits:
     edits.before[loop] = [f"{parts} = []\n"]
     edits.replace[statement] = cst.parse_statement(f"{parts}.append({item})\n")
     edits.after[loop] = [join + "\n"]
@@ -260,8 +284,12 @@ def _collect(cell: Cell, edits: Edits, loop: cst.CSTNode, statement: cst.CSTNode
 
 def _grow_loc(cell: Cell, assign: cst.Assign) -> Edits | str:
     target = assign.targets[0].target if len(assign.targets) == 1 else None
-    if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Attribute)
-            and target.value.attr.value == "loc" and isinstance(target.value.value, cst.Name)):
+    if not (
+        isinstance(target, cst.Subscript)
+        and isinstance(target.value, cst.Attribute)
+        and target.value.attr.value == "loc"
+        and isinstance(target.value.value, cst.Name)
+    ):
         return "no df.loc[len(df)] = row assignment on the finding's line"
     frame = target.value.value.value
     if len(target.slice) != 1 or cell.code(target.slice[0]) != f"len({frame})":
@@ -276,6 +304,8 @@ def _grow_loc(cell: Cell, assign: cst.Assign) -> Edits | str:
     parts = cell.fresh(f"{frame}_rows")
     edits = Edits("Collect the rows in a list and build the frame once after the loop", safety="unsafe")
     pd = edits.need(cell, "pandas")
-    join = (f"if {parts}:\n    {frame} = {pd}.concat([{frame}, {pd}.DataFrame({parts}, columns={frame}.columns)],"
-            f" ignore_index=True)")
+    join = (
+        f"if {parts}:\n    {frame} = {pd}.concat([{frame}, {pd}.DataFrame({parts}, columns={frame}.columns)],"
+        f" ignore_index=True)"
+    )
     return _collect(cell, edits, loop, statement, parts, cell.code(assign.value), join)

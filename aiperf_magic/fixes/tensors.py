@@ -11,8 +11,26 @@ from ..report import Finding
 from .base import Cell, Edits, call_name, contains, kwarg, names_in, walk
 from .registry import fixer
 
-FACTORIES = {"randn", "rand", "randint", "randperm", "normal", "zeros", "ones", "empty", "full", "arange",
-             "tensor", "eye", "linspace", "zeros_like", "ones_like", "randn_like", "rand_like", "full_like"}
+FACTORIES = {
+    "randn",
+    "rand",
+    "randint",
+    "randperm",
+    "normal",
+    "zeros",
+    "ones",
+    "empty",
+    "full",
+    "arange",
+    "tensor",
+    "eye",
+    "linspace",
+    "zeros_like",
+    "ones_like",
+    "randn_like",
+    "rand_like",
+    "full_like",
+}
 RANDOM = {"randn", "rand", "randint", "randperm", "normal", "randn_like", "rand_like"}
 DTYPE_WORDS = ("float", "int", "half", "bool", "double", "bfloat", "complex", "dtype")
 
@@ -25,8 +43,11 @@ def _device_of(cell: Cell, move: cst.Call) -> str | None:
     if extra or len(positional) > 1:
         return None  # .to(d, dtype=...) / .to(d, torch.float16) changes more than the device
     if attr == "cuda":
-        return f'"cuda:{cell.code(positional[0].value)}"' if positional and isinstance(positional[0].value, cst.Integer) \
+        return (
+            f'"cuda:{cell.code(positional[0].value)}"'
+            if positional and isinstance(positional[0].value, cst.Integer)
             else ('"cuda"' if not positional else None)
+        )
     dev = kwarg(move, "device")
     target = dev.value if dev is not None else (positional[0].value if positional else None)
     if target is None:
@@ -39,13 +60,19 @@ def _device_of(cell: Cell, move: cst.Call) -> str | None:
 
 
 def _is_move(node: cst.CSTNode) -> bool:
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda")
+    return (
+        isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda")
+    )
 
 
 @fixer("AIP501", "Create the tensor on the device")
 def fix_factory(cell: Cell, finding: Finding) -> Edits | str:
-    make = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: call_name(n).rsplit(".", 1)[-1] in FACTORIES and "." in call_name(n))
+    make = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: call_name(n).rsplit(".", 1)[-1] in FACTORIES and "." in call_name(n),
+    )
     if not isinstance(make, cst.Call):
         return "no tensor factory call on the finding's line"
     if kwarg(make, "device") is not None:
@@ -70,8 +97,12 @@ def fix_factory(cell: Cell, finding: Finding) -> Edits | str:
     following = cell.following(statement)
     nxt = following[0] if following else None
     move = nxt.body[0] if isinstance(nxt, cst.SimpleStatementLine) and len(nxt.body) == 1 else None
-    if not (isinstance(move, cst.Assign) and cell.code(move.targets[0].target) == name and _is_move(move.value)
-            and cell.code(move.value.func.value) == name):  # type: ignore[attr-defined]
+    if not (
+        isinstance(move, cst.Assign)
+        and cell.code(move.targets[0].target) == name
+        and _is_move(move.value)
+        and cell.code(move.value.func.value) == name
+    ):  # type: ignore[attr-defined]
         # the move must be the very next statement (x = x.cuda()); anything between may use the CPU copy
         return "the move is not the next statement (x = x.to(device))"
     device = _device_of(cell, move.value)  # type: ignore[arg-type]
@@ -98,8 +129,10 @@ def fix_inference(cell: Cell, finding: Finding) -> Edits | str:
     if node is None:
         return "no loop or model call on the finding's line"
     target = node if isinstance(node, cst.For) else cell.statement(node)
-    if any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("backward", "step")
-           for n in walk(target)):
+    if any(
+        isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("backward", "step")
+        for n in walk(target)
+    ):
         # training code needs the graph: inference_mode would make backward() fail
         return "the code calls backward()/step(), so it needs autograd"
     edits = Edits("Wrap the inference in torch.inference_mode()", safety="unsafe")
@@ -120,8 +153,12 @@ def fix_amp(cell: Cell, finding: Finding) -> Edits | str:
             if isinstance(call.func, cst.Name) and call.func.value in local:  # type: ignore[attr-defined]
                 edits.replace[call] = _new_call(call, cell.code(call.func), local[call.func.value])  # type: ignore[arg-type, attr-defined]
         return edits
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: call_name(n).rsplit(".", 1)[-1] in ("autocast", "GradScaler"))
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: call_name(n).rsplit(".", 1)[-1] in ("autocast", "GradScaler"),
+    )
     if not isinstance(call, cst.Call):
         return "no torch.cuda.amp use on the finding's line that is called"
     name = call_name(call)
@@ -141,19 +178,35 @@ def _new_call(call: cst.Call, func: str, kind: str) -> cst.Call:
     args = list(call.args)
     if kind == "autocast":
         # torch.amp.autocast(device_type, dtype, enabled, ...) orders its parameters differently
-        args = [a.with_changes(keyword=cst.Name(_AUTOCAST_ORDER[i]), equal=cst.AssignEqual(
-            cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))) if a.keyword is None and i < 3 else a
-            for i, a in enumerate(args)]
-    first = cst.Arg(cst.SimpleString('"cuda"'), comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))
-                    if args else cst.MaybeSentinel.DEFAULT)
+        args = [
+            a.with_changes(
+                keyword=cst.Name(_AUTOCAST_ORDER[i]),
+                equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+            )
+            if a.keyword is None and i < 3
+            else a
+            for i, a in enumerate(args)
+        ]
+    first = cst.Arg(
+        cst.SimpleString('"cuda"'),
+        comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")) if args else cst.MaybeSentinel.DEFAULT,
+    )
     return call.with_changes(func=cst.parse_expression(func), args=[first, *args])
 
 
 def _training_parts(loop: cst.For) -> tuple[list[cst.CSTNode], int] | str:
     body = list(loop.body.body) if isinstance(loop.body, cst.IndentedBlock) else []
-    back = next((i for i, s in enumerate(body) if any(
-        isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "backward"
-        for n in walk(s))), None)
+    back = next(
+        (
+            i
+            for i, s in enumerate(body)
+            if any(
+                isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "backward"
+                for n in walk(s)
+            )
+        ),
+        None,
+    )
     if back is None:
         return "the loop calls no backward() directly in its body"
     return body, back
@@ -173,8 +226,10 @@ def fix_autocast(cell: Cell, finding: Finding) -> Edits | str:
         s = body[start - 1]
         if not (isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Assign) for x in s.body)):
             break
-        if any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("zero_grad", "step")
-               for n in walk(s)):
+        if any(
+            isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("zero_grad", "step")
+            for n in walk(s)
+        ):
             break
         start -= 1
     run = body[start:back]
@@ -185,18 +240,23 @@ def fix_autocast(cell: Cell, finding: Finding) -> Edits | str:
     torch = edits.need(cell, "torch")
     first = run[0]
     inner = [first.with_changes(leading_lines=[]), *run[1:]]  # type: ignore[attr-defined]
-    edits.replace[first] = cst.With(items=[cst.WithItem(cst.parse_expression(
-        f'{torch}.autocast("cuda", dtype={torch}.bfloat16)'))], body=cst.IndentedBlock(body=inner),  # type: ignore[arg-type]
-        leading_lines=first.leading_lines)  # type: ignore[attr-defined]
+    edits.replace[first] = cst.With(
+        items=[cst.WithItem(cst.parse_expression(f'{torch}.autocast("cuda", dtype={torch}.bfloat16)'))],
+        body=cst.IndentedBlock(body=inner),  # type: ignore[arg-type]
+        leading_lines=first.leading_lines,
+    )  # type: ignore[attr-defined]
     edits.remove |= set(run[1:])
     return edits
 
 
 @fixer("AIP505", "Accumulate on the device and synchronise once")
 def fix_sync(cell: Cell, finding: Finding) -> Edits | str:
-    call = cell.at_line(finding.line, cst.Call, finding.col,
-                        where=lambda n: call_name(n) == "float" or (isinstance(n.func, cst.Attribute)
-                                                                      and n.func.attr.value == "item"))
+    call = cell.at_line(
+        finding.line,
+        cst.Call,
+        finding.col,
+        where=lambda n: call_name(n) == "float" or (isinstance(n.func, cst.Attribute) and n.func.attr.value == "item"),
+    )
     if not isinstance(call, cst.Call):
         return "no .item() or float(...) call on the finding's line"
     tensor = call.args[0].value if call_name(call) == "float" else call.func.value  # type: ignore[attr-defined]
@@ -206,13 +266,23 @@ def fix_sync(cell: Cell, finding: Finding) -> Edits | str:
     if loop is None:
         return "the sync is not inside a loop"
     edits = Edits("Keep the values on the device and read them once after the loop", safety="unsafe")
-    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and small.value is call \
-            and isinstance(small.target, cst.Name):
+    if (
+        isinstance(small, cst.AugAssign)
+        and isinstance(small.operator, cst.AddAssign)
+        and small.value is call
+        and isinstance(small.target, cst.Name)
+    ):
         total = small.target.value
         dev = cell.fresh(f"{total}_dev")
         before, inside, after = f"{dev} = 0", f"{dev} += {cell.code(tensor)}.detach()", f"{total} += float({dev})"
-    elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and isinstance(small.value.func, cst.Attribute) \
-            and small.value.func.attr.value == "append" and small.value.args and small.value.args[0].value is call:
+    elif (
+        isinstance(small, cst.Expr)
+        and isinstance(small.value, cst.Call)
+        and isinstance(small.value.func, cst.Attribute)
+        and small.value.func.attr.value == "append"
+        and small.value.args
+        and small.value.args[0].value is call
+    ):
         total = cell.code(small.value.func.value)
         dev = cell.fresh(f"{total.split('.')[-1]}_dev")
         torch = edits.need(cell, "torch")
@@ -236,8 +306,14 @@ def fix_compile(cell: Cell, finding: Finding) -> Edits | str:
     if loop is None:
         return "no loop on the finding's line"
     local_defs = {n.name.value for n in cell.nodes((cst.FunctionDef, cst.ClassDef))}  # type: ignore[attr-defined]
-    candidates = [n for n in walk(loop.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)  # type: ignore[attr-defined]
-                  and not hasattr(builtins, n.func.value) and n.func.value not in local_defs]
+    candidates = [
+        n
+        for n in walk(loop.body)
+        if isinstance(n, cst.Call)
+        and isinstance(n.func, cst.Name)  # type: ignore[attr-defined]
+        and not hasattr(builtins, n.func.value)
+        and n.func.value not in local_defs
+    ]
     if not candidates:
         return "no model call (model(x)) found in the loop"
     preferred = [c for c in candidates if any(w in c.func.value.lower() for w in ("model", "net", "encoder"))]  # type: ignore[attr-defined]
@@ -245,8 +321,9 @@ def fix_compile(cell: Cell, finding: Finding) -> Edits | str:
     if model in names_in(loop.target) if isinstance(loop, cst.For) else False:
         return "the called name changes every iteration"
     if contains(loop, cst.Call) and any(
-            isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "backward"
-            for n in walk(loop)):
+        isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "backward"
+        for n in walk(loop)
+    ):
         return "the loop trains the model; compile it where the training is set up"
     edits = Edits("Compile the model once with torch.compile (first call is slow)", safety="unsafe")
     compiled = cell.fresh(f"{model}_compiled")

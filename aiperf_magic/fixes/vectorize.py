@@ -23,8 +23,7 @@ COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqua
 Subst = Callable[[cst.CSTNode], "str | None"]
 
 
-def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], numpy: Callable[[], str]
-              ) -> str | None:
+def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], numpy: Callable[[], str]) -> str | None:
     """The whole-array form of ``node``, or None when it leaves the accepted language.
 
     ``loop_names`` are names bound per element (the loop target, a row); they must be consumed by
@@ -50,15 +49,21 @@ def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool])
         # cfg.scale or weights[0] from outside the loop is a scalar; row.sum() is not an element
         return not (names_in(node) & loop_names)
     if isinstance(node, cst.BinaryOperation):
-        return (isinstance(node.operator, ARITH) and _ok(node.left, subst, loop_names, uses)
-                and _ok(node.right, subst, loop_names, uses))
+        return (
+            isinstance(node.operator, ARITH)
+            and _ok(node.left, subst, loop_names, uses)
+            and _ok(node.right, subst, loop_names, uses)
+        )
     if isinstance(node, cst.UnaryOperation):
         return isinstance(node.operator, (cst.Minus, cst.Plus)) and _ok(node.expression, subst, loop_names, uses)
     if isinstance(node, cst.Comparison):
         # a < b < c chains with ``and``, which arrays cannot do
-        return (len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, COMPARE)
-                and _ok(node.left, subst, loop_names, uses)
-                and _ok(node.comparisons[0].comparator, subst, loop_names, uses))
+        return (
+            len(node.comparisons) == 1
+            and isinstance(node.comparisons[0].operator, COMPARE)
+            and _ok(node.left, subst, loop_names, uses)
+            and _ok(node.comparisons[0].comparator, subst, loop_names, uses)
+        )
     if isinstance(node, cst.Call):
         name = call_name(node)
         plain_args = len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star
@@ -89,8 +94,7 @@ class _Rewrite(cst.CSTTransformer):
         return updated_node
 
 
-def array_of(iterable: cst.BaseExpression, code: Callable[[cst.CSTNode], str], numpy: Callable[[], str]
-             ) -> str | None:
+def array_of(iterable: cst.BaseExpression, code: Callable[[cst.CSTNode], str], numpy: Callable[[], str]) -> str | None:
     """NumPy code for the sequence a loop walks: ``range(n)`` -> ``np.arange(n)``, a name -> ``np.asarray``."""
     if isinstance(iterable, cst.Call) and call_name(iterable) == "range":
         if any(a.keyword or a.star for a in iterable.args):
@@ -99,7 +103,8 @@ def array_of(iterable: cst.BaseExpression, code: Callable[[cst.CSTNode], str], n
     if isinstance(iterable, (cst.Name, cst.Attribute, cst.Subscript)):
         return f"{numpy()}.asarray({code(iterable)})"
     if isinstance(iterable, (cst.List, cst.Tuple)) and all(
-            isinstance(e.value, (cst.Integer, cst.Float, cst.UnaryOperation)) for e in iterable.elements):
+        isinstance(e.value, (cst.Integer, cst.Float, cst.UnaryOperation)) for e in iterable.elements
+    ):
         return f"{numpy()}.asarray({code(iterable)})"
     # strings, paths, zip(...), generator calls: not a numeric array
     return None

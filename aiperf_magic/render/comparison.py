@@ -65,13 +65,16 @@ def render_comparison_text(c: Comparison) -> str:
 def render_comparison_html(c: Comparison) -> str:
     title = escape(" ".join(x for x in (c.finding_code or "", c.title) if x))
     colour = "#1a7f37" if c.better else "#b35900"
-    parts = [f'<div class="aiperf-comparison"><div><b>aiperf try</b> {title}</div>',
-             f'<div style="color:{colour}">{escape(headline(c))}</div>']
+    parts = [
+        f'<div class="aiperf-comparison"><div><b>aiperf try</b> {title}</div>',
+        f'<div style="color:{colour}">{escape(headline(c))}</div>',
+    ]
     if c.speedup is not None and not c.error and not c.refused:
         body = "".join(f"<tr><td>{escape(n)}</td><td>{escape(b)}</td><td>{escape(a)}</td></tr>" for n, b, a in rows(c))
         parts.append(f"<table><tr><th></th><th>before</th><th>after</th></tr>{body}</table>")
-        parts.append(f"<div>speedup <b>{c.speedup:.2f}x</b> over {c.repeat} runs each; "
-                     f"equal: {'yes' if c.equal else 'no'}</div>")
+        parts.append(
+            f"<div>speedup <b>{c.speedup:.2f}x</b> over {c.repeat} runs each; equal: {'yes' if c.equal else 'no'}</div>"
+        )
     if c.error:
         parts.append(f"<pre>{escape(c.error)}</pre>")
     if c.notes:

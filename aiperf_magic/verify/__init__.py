@@ -23,8 +23,15 @@ __all__ = ["verify"]
 MIN_TIMEOUT_S = 10.0
 
 
-def verify(before: str, after: str, namespace: dict[str, Any], *, compare: Iterable[str] | None = None,
-           repeat: int = 5, timeout_s: float | None = None) -> Comparison:
+def verify(
+    before: str,
+    after: str,
+    namespace: dict[str, Any],
+    *,
+    compare: Iterable[str] | None = None,
+    repeat: int = 5,
+    timeout_s: float | None = None,
+) -> Comparison:
     """Run ``before`` and ``after`` on copies of their inputs from ``namespace`` and compare them.
 
     Each side runs once to warm up (those runs' results are compared), then ``repeat`` times,
@@ -45,8 +52,10 @@ def verify(before: str, after: str, namespace: dict[str, Any], *, compare: Itera
     inputs = list(dict.fromkeys(reads_b + reads_a))
     absent = missing(namespace, inputs, writes_b | writes_a)
     if absent:
-        result.refused = (f"{', '.join(absent)} {'is' if len(absent) == 1 else 'are'} not defined yet: "
-                          "run the cells that define them first")
+        result.refused = (
+            f"{', '.join(absent)} {'is' if len(absent) == 1 else 'are'} not defined yet: "
+            "run the cells that define them first"
+        )
         return result
     try:
         sandbox(namespace, inputs)  # refuse early, before anything runs
@@ -69,8 +78,11 @@ def verify(before: str, after: str, namespace: dict[str, Any], *, compare: Itera
         result.error = second.error
         return result
 
-    names = list(compare) if compare is not None else data_names(
-        ns_before, (writes_b - loop_only - {"_"}) | {n for n in reads_b if n in namespace})
+    names = (
+        list(compare)
+        if compare is not None
+        else data_names(ns_before, (writes_b - loop_only - {"_"}) | {n for n in reads_b if n in namespace})
+    )
     result.compared = names
     result.equal, result.difference = _compare(ns_before, ns_after, names, result.notes)
     del ns_before, ns_after
@@ -114,8 +126,9 @@ def _compile(source: str, label: str) -> Any:
     return compile(_python(source), f"<aiperf {label}>", "exec", dont_inherit=True)
 
 
-def _once(namespace: dict[str, Any], inputs: list[str], code: Any, limit: float | None,
-          trace: bool = False) -> tuple[dict[str, Any], RunResult]:
+def _once(
+    namespace: dict[str, Any], inputs: list[str], code: Any, limit: float | None, trace: bool = False
+) -> tuple[dict[str, Any], RunResult]:
     ns = sandbox(namespace, inputs)
     return ns, run(code, ns, limit, trace_memory=trace)
 

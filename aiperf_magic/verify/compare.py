@@ -16,8 +16,10 @@ from typing import Any
 
 RTOL64, ATOL64 = 1e-7, 1e-12
 RTOL32, ATOL32 = 1e-6, 1e-7
-TOLERANCES = (f"floats: rtol={RTOL64:g}, atol={ATOL64:g} (float64); rtol={RTOL32:g}, atol={ATOL32:g} "
-              "when float32/float16 is involved; NaN equals NaN; exact otherwise")
+TOLERANCES = (
+    f"floats: rtol={RTOL64:g}, atol={ATOL64:g} (float64); rtol={RTOL32:g}, atol={ATOL32:g} "
+    "when float32/float16 is involved; NaN equals NaN; exact otherwise"
+)
 
 
 class Difference(Exception):
@@ -65,9 +67,9 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
         try:
             if a == b:  # fast path in C for the common case
                 return None
-        except Exception:  # noqa: S110 - items such as arrays refuse ==; compare them one by one below
+        except Exception:
             pass
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
             _eq(x, y, f"{where}[{i}]", notes)
         return None
     if isinstance(a, dict) and isinstance(b, dict):
@@ -105,7 +107,7 @@ def _narrow(v: Any) -> bool:
 
 
 def _numbers(a: Any, b: Any, where: str, narrow: bool) -> None:
-    if isinstance(a, (bool, int)) and isinstance(b, (bool, int)) or _is_int(a) and _is_int(b):
+    if (isinstance(a, (bool, int)) and isinstance(b, (bool, int))) or (_is_int(a) and _is_int(b)):
         if int(a) != int(b):
             raise Difference(f"{where}: {a!r} != {b!r}")
         return
@@ -135,7 +137,8 @@ def _arrays(np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
     elif numeric or a.dtype.kind == b.dtype.kind:
         ok = np.asarray(a == b)
         if a.dtype.kind == "O":
-            ok = np.array([_same_obj(x, y) for x, y in zip(a.ravel(), b.ravel())], dtype=bool).reshape(a.shape)
+            pairs = zip(a.ravel(), b.ravel(), strict=True)
+            ok = np.array([_same_obj(x, y) for x, y in pairs], dtype=bool).reshape(a.shape)
     else:
         raise Difference(f"{where}: dtype {a.dtype} became {b.dtype}")
     if ok.shape != a.shape or not ok.all():
@@ -158,7 +161,7 @@ def _frames(pd: Any, np: Any, a: Any, b: Any, where: str, notes: list[str]) -> N
     if a.shape != b.shape:
         raise Difference(f"{where}: shape {a.shape} became {b.shape}")
     if not a.index.equals(b.index):
-        pos = next((i for i, (x, y) in enumerate(zip(a.index, b.index)) if x != y), 0)
+        pos = next((i for i, (x, y) in enumerate(zip(a.index, b.index, strict=False)) if x != y), 0)
         raise Difference(f"{where}: index differs at position {pos} ({_short(a.index[pos])} vs {_short(b.index[pos])})")
     if isinstance(a, pd.Series):
         return _column(np, a, b, where, notes)
@@ -174,7 +177,7 @@ def _column(np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
         _arrays(np, a.to_numpy(), b.to_numpy(), where, notes)
     except Difference as d:
         text = str(d)
-        if "[" in text[len(where):]:  # name the row label rather than the position
-            pos = int(text[len(where):].split("[", 1)[1].split("]", 1)[0].split(",")[0] or 0)
+        if "[" in text[len(where) :]:  # name the row label rather than the position
+            pos = int(text[len(where) :].split("[", 1)[1].split("]", 1)[0].split(",")[0] or 0)
             raise Difference(f"{where} at row {a.index[pos]!r}: {_short(a.iloc[pos])} != {_short(b.iloc[pos])}") from d
         raise

@@ -52,11 +52,12 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
             _cuda_sync()
         except RunTimeout:
             timed_out = True
-        except BaseException as exc:  # noqa: BLE001 - the user's code may raise anything, even SystemExit
+        except BaseException as exc:
             if isinstance(exc, KeyboardInterrupt):
                 raise
-            error = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__.tb_next if exc.__traceback__
-                                                       else None))
+            error = "".join(
+                traceback.format_exception(type(exc), exc, exc.__traceback__.tb_next if exc.__traceback__ else None)
+            )
     seconds = time.perf_counter() - start
     peak = None
     if trace_memory:

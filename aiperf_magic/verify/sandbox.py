@@ -127,7 +127,7 @@ def copy_value(value: Any, memo: dict[int, Any]) -> Any:
 
 
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
-    if isinstance(value, ATOMIC) or isinstance(value, SHARED):
+    if isinstance(value, (*ATOMIC, *SHARED)):
         return value
     if isinstance(value, io.IOBase):
         raise Refused(f"an open {type(value).__name__} handle cannot be copied")

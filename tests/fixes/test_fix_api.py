@@ -19,8 +19,12 @@ for xb, yb in loader:
 
 
 def test_attach_fixes_sets_a_fix_per_finding_and_keeps_findings() -> None:
-    findings = [Finding("AIP101", "m", line=2), Finding("AIP102", "m", line=4),
-                Finding("AIP103", "m", line=1), Finding("AIP301", "m", line=1)]
+    findings = [
+        Finding("AIP101", "m", line=2),
+        Finding("AIP102", "m", line=4),
+        Finding("AIP103", "m", line=1),
+        Finding("AIP301", "m", line=1),
+    ]
     attach_fixes(LOADER, findings)
     assert len(findings) == 4
     assert findings[0].fix is not None and "num_workers=" in findings[0].fix.source
@@ -65,8 +69,10 @@ def test_unknown_code_has_no_fix() -> None:
     assert propose("x = 1\n", Finding("AIP999", "m", line=1)) is None
 
 
-needs_analysis = pytest.mark.skipif(importlib.util.find_spec("aiperf_magic.analysis") is None,
-                                    reason="the detectors (aiperf_magic.analysis) are not merged yet")
+needs_analysis = pytest.mark.skipif(
+    importlib.util.find_spec("aiperf_magic.analysis") is None,
+    reason="the detectors (aiperf_magic.analysis) are not merged yet",
+)
 
 
 @needs_analysis
