@@ -82,8 +82,8 @@ class Cell:
         found = [
             n
             for n, r in self.positions.items()
-            if isinstance(n, kind) and r.start.line == line and (where is None or where(n))
-        ]  # type: ignore[operator]
+            if isinstance(n, kind) and r.start.line == line and (where is None or where(n))  # type: ignore[operator]
+        ]
         if col is not None and len(found) > 1:
             exact = [n for n in found if self.positions[n].start.column in (col, col - 1)]
             found = exact or found
@@ -357,15 +357,14 @@ class _Apply(cst.CSTTransformer):
         node = self.replace.get(original_node, node)
         if original_node in self.wrap and isinstance(node, cst.BaseStatement):
             node = _wrapped(node, self.wrap[original_node])
-        if original_node in self.remove:
-            node = None
+        removed = original_node in self.remove
         if original_node in self.before or original_node in self.after:
             items = [stmt(s) for s in self.before.get(original_node, [])]
-            if node is not None:
+            if not removed:
                 items.append(node)  # type: ignore[arg-type]
             items += [stmt(s) for s in self.after.get(original_node, [])]
             return cst.FlattenSentinel(items)
-        if node is None:
+        if removed:
             return cst.RemovalSentinel.REMOVE
         return node
 

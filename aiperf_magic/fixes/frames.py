@@ -3,6 +3,8 @@ casts and column picks move into the reader call (AIP304)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import libcst as cst
 
 from ..report import Finding
@@ -52,8 +54,8 @@ class _RowAccess:
                 and isinstance(node.value, cst.Subscript)
                 and c.code(node.value.value) == self.frame
                 and len(node.value.slice) == 1
-                and _const(node.value.slice[0].slice.value)
-            ):  # type: ignore[attr-defined]
+                and _const(node.value.slice[0].slice.value)  # type: ignore[attr-defined]
+            ):
                 return c.code(node.value.slice[0].slice.value)  # type: ignore[attr-defined]
         if self.style == "label":
             return self.labelled(node)
@@ -145,7 +147,13 @@ def _row_access(cell: Cell, loop: cst.For) -> _RowAccess | str:
         if not isinstance(target, cst.Name):
             return "itertuples() target is unpacked"
         return _RowAccess(cell, cell.code(frame), "tuple", target.value, None)
-    if name == "range" and len(it.args) == 1 and call_name(it.args[0].value) == "len" and isinstance(target, cst.Name):
+    if (
+        name == "range"
+        and isinstance(it, cst.Call)
+        and len(it.args) == 1
+        and call_name(it.args[0].value) == "len"
+        and isinstance(target, cst.Name)
+    ):
         frame = it.args[0].value.args[0].value  # type: ignore[attr-defined]
         if isinstance(frame, (cst.Name, cst.Attribute)):
             return _RowAccess(cell, cell.code(frame), "label", None, target.value)
@@ -246,13 +254,12 @@ def fix_apply(cell: Cell, finding: Finding) -> Edits | str:
     if axis is not None:
         if cell.code(axis.value) not in ("1", "'columns'", '"columns"'):
             return "apply runs over columns (axis=0), not rows"
-        access = _RowAccess(cell, frame, "row", p, None)
-        subst = access.subst
+        subst: Callable[[cst.CSTNode], str | None] = _RowAccess(cell, frame, "row", p, None).subst
     elif isinstance(owner, cst.Subscript) or (
         isinstance(owner, cst.Attribute) and not isinstance(cell.parent(call), cst.Call)
     ):
 
-        def subst(n: cst.CSTNode) -> str | None:
+        def subst(n: cst.CSTNode) -> str | None:  # type: ignore[misc]
             return frame if isinstance(n, cst.Name) and n.value == p else None
     else:
         # frame.apply(f) without axis calls f per column, and a plain name could be either kind

@@ -4,6 +4,7 @@ bf16 autocast (AIP504), one sync after the loop (AIP505), ``torch.compile`` (AIP
 from __future__ import annotations
 
 import builtins
+from typing import Any
 
 import libcst as cst
 
@@ -101,8 +102,8 @@ def fix_factory(cell: Cell, finding: Finding) -> Edits | str:
         isinstance(move, cst.Assign)
         and cell.code(move.targets[0].target) == name
         and _is_move(move.value)
-        and cell.code(move.value.func.value) == name
-    ):  # type: ignore[attr-defined]
+        and cell.code(move.value.func.value) == name  # type: ignore[attr-defined]
+    ):
         # the move must be the very next statement (x = x.cuda()); anything between may use the CPU copy
         return "the move is not the next statement (x = x.to(device))"
     device = _device_of(cell, move.value)  # type: ignore[arg-type]
@@ -149,9 +150,10 @@ def fix_amp(cell: Cell, finding: Finding) -> Edits | str:
             return "from torch.cuda.amp import * hides which names are used"
         edits.replace[imp.module] = cst.parse_expression(cell.code(imp.module)[: -len("cuda.amp")] + "amp")
         local = {(a.asname.name.value if a.asname else a.name.value): a.name.value for a in imp.names}  # type: ignore[union-attr]
-        for call in cell.nodes(cst.Call):
-            if isinstance(call.func, cst.Name) and call.func.value in local:  # type: ignore[attr-defined]
-                edits.replace[call] = _new_call(call, cell.code(call.func), local[call.func.value])  # type: ignore[arg-type, attr-defined]
+        for use in cell.nodes(cst.Call):
+            func = use.func  # type: ignore[attr-defined]
+            if isinstance(func, cst.Name) and func.value in local:
+                edits.replace[use] = _new_call(use, cell.code(func), local[func.value])  # type: ignore[arg-type]
         return edits
     call = cell.at_line(
         finding.line,
@@ -194,8 +196,8 @@ def _new_call(call: cst.Call, func: str, kind: str) -> cst.Call:
     return call.with_changes(func=cst.parse_expression(func), args=[first, *args])
 
 
-def _training_parts(loop: cst.For) -> tuple[list[cst.CSTNode], int] | str:
-    body = list(loop.body.body) if isinstance(loop.body, cst.IndentedBlock) else []
+def _training_parts(loop: cst.For) -> tuple[list[Any], int] | str:
+    body: list[Any] = list(loop.body.body) if isinstance(loop.body, cst.IndentedBlock) else []
     back = next(
         (
             i
@@ -238,13 +240,13 @@ def fix_autocast(cell: Cell, finding: Finding) -> Edits | str:
         return "no forward/loss assignments right before backward() to wrap"
     edits = Edits("Run the forward pass and loss under bf16 autocast", safety="unsafe")
     torch = edits.need(cell, "torch")
-    first = run[0]
+    first: Any = run[0]
     inner = [first.with_changes(leading_lines=[]), *run[1:]]  # type: ignore[attr-defined]
     edits.replace[first] = cst.With(
         items=[cst.WithItem(cst.parse_expression(f'{torch}.autocast("cuda", dtype={torch}.bfloat16)'))],
         body=cst.IndentedBlock(body=inner),  # type: ignore[arg-type]
         leading_lines=first.leading_lines,
-    )  # type: ignore[attr-defined]
+    )
     edits.remove |= set(run[1:])
     return edits
 
@@ -302,7 +304,7 @@ def fix_sync(cell: Cell, finding: Finding) -> Edits | str:
 
 @fixer("AIP506", "Compile the model")
 def fix_compile(cell: Cell, finding: Finding) -> Edits | str:
-    loop = cell.at_line(finding.line, (cst.For, cst.While), finding.col)
+    loop: Any = cell.at_line(finding.line, (cst.For, cst.While), finding.col)
     if loop is None:
         return "no loop on the finding's line"
     local_defs = {n.name.value for n in cell.nodes((cst.FunctionDef, cst.ClassDef))}  # type: ignore[attr-defined]

@@ -34,6 +34,7 @@ def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], nump
         # no element in the expression: ``[0 for _ in xs]`` is not element-wise arithmetic
         return None
     out = node.visit(_Rewrite(subst, numpy))
+    assert isinstance(out, cst.CSTNode)
     return cst.Module(body=[]).code_for_node(out)
 
 
