@@ -87,17 +87,25 @@ WORKLOADS: list[tuple[str, str, str, Callable[[], dict[str, Any]], int]] = [
         4,
     ),
     (
-        "AIP203 torch.cat x 20,000 rows",
+        "AIP203 torch.cat x 10,000 rows",
         "AIP203",
         "import torch\nfeats = torch.empty(0, 8)\nfor row in rows:\n    feats = torch.cat([feats, row], dim=0)\n",
-        lambda: {"rows": list(__import__("torch").randn(20_000, 1, 8).unbind(0))},
+        lambda: {"rows": list(__import__("torch").randn(10_000, 1, 8).unbind(0))},
         4,
     ),
     (
-        "AIP203 pd.concat x 2,000 rows",
+        "AIP203 pd.concat of 1,000 x 1,000-row parts",
         "AIP203",
-        "import pandas as pd\nres = pd.DataFrame({'a': [], 'b': []})\nfor i in range(2_000):\n"
-        "    res = pd.concat([res, pd.DataFrame({'a': [i], 'b': [i * 0.5]})], ignore_index=True)\n",
+        "import pandas as pd\nres = parts[0]\nfor part in parts[1:]:\n"
+        "    res = pd.concat([res, part], ignore_index=True)\n",
+        lambda: {"parts": [pd.DataFrame({"a": np.arange(1000) + i, "b": np.ones(1000)}) for i in range(1000)]},
+        4,
+    ),
+    (
+        "AIP203 df.loc[len(df)] = row x 5,000",
+        "AIP203",
+        "import pandas as pd\nlog = pd.DataFrame({'step': [0], 'loss': [0.0]})\nfor step in range(1, 5_000):\n"
+        "    log.loc[len(log)] = [step, step * 0.1]\n",
         dict,
         4,
     ),
@@ -139,6 +147,7 @@ def main() -> None:
     args = parser.parse_args()
     only = {c.strip().upper() for c in args.only.split(",") if c.strip()}
     print(f"{'workload':<44} {'before':>10} {'after':>10} {'speedup':>9} {'memory':>8} {'equal':>6} {'goal':>7}")
+    seen: set[str] = set()
     for label, code, cell, make_ns, line in WORKLOADS:
         if only and code not in only:
             continue
@@ -147,7 +156,8 @@ def main() -> None:
             print(f"{label:<44} no fix: {fix.reason if fix else 'none'}")
             continue
         c = verify(cell, fix.source, make_ns(), repeat=args.repeat)
-        goal = GOALS.get(code)
+        goal = GOALS.get(code) if code not in seen else None  # the first workload per code is the goal case
+        seen.add(code)
         speed = f"{c.speedup:.1f}x" if c.speedup else "-"
         mem = f"{c.memory_ratio:.2f}" if c.memory_ratio is not None else "-"
         met = "" if goal is None else ("ok" if c.speedup and c.speedup >= goal else "MISS") + f" {goal:g}x"

@@ -46,18 +46,20 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
     _cuda_sync()
     start = time.perf_counter()
     error, timed_out = None, False
-    with _deadline(timeout_s):
-        try:
-            exec(code, ns)
-            _cuda_sync()
-        except RunTimeout:
-            timed_out = True
-        except BaseException as exc:
-            if isinstance(exc, KeyboardInterrupt):
-                raise
-            error = "".join(
-                traceback.format_exception(type(exc), exc, exc.__traceback__.tb_next if exc.__traceback__ else None)
-            )
+    try:
+        with _deadline(timeout_s):
+            try:
+                exec(code, ns)
+                _cuda_sync()
+            except RunTimeout:
+                timed_out = True
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                tb = exc.__traceback__.tb_next if exc.__traceback__ else None  # drop this frame
+                error = "".join(traceback.format_exception(type(exc), exc, tb))
+    except RunTimeout:  # the deadline fired just as the run ended, before it could be disarmed
+        timed_out = True
     seconds = time.perf_counter() - start
     peak = None
     if trace_memory:
@@ -71,6 +73,7 @@ class _deadline:
         self.timeout_s = timeout_s
         self.previous: Any = None
         self.watchdog: threading.Timer | None = None
+        self.tid = 0
         self.main = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
 
     def __enter__(self) -> None:
@@ -80,8 +83,8 @@ class _deadline:
             self.previous = signal.signal(signal.SIGALRM, _raise_timeout)
             signal.setitimer(signal.ITIMER_REAL, self.timeout_s)
         else:
-            tid = threading.get_ident()
-            self.watchdog = threading.Timer(self.timeout_s, _inject, args=(tid,))
+            self.tid = threading.get_ident()
+            self.watchdog = threading.Timer(self.timeout_s, _inject, args=(self.tid,))
             self.watchdog.daemon = True
             self.watchdog.start()
 
@@ -94,6 +97,8 @@ class _deadline:
         elif self.watchdog is not None:
             self.watchdog.cancel()
             self.watchdog.join()
+            # the run may have ended just as the watchdog fired: drop a timeout not yet delivered
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.tid), None)
 
 
 def _raise_timeout(signum: int, frame: Any) -> None:
