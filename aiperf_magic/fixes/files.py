@@ -41,11 +41,16 @@ def fix_source(
     ignore: Iterable[str] | None = None,
     unsafe: bool = False,
     analyze: Analyzer | None = None,
+    context: Any = None,
 ) -> str:
+    """``source`` with its fixes applied; ``context`` carries earlier notebook cells' imports."""
     from . import fix_findings
 
     analyze = analyze or _analyzer()
-    findings = analyze(source, select=list(select) if select else None, ignore=list(ignore) if ignore else None)
+    extra = {"context": context} if context is not None else {}
+    findings = analyze(
+        source, select=list(select) if select else None, ignore=list(ignore) if ignore else None, **extra
+    )
     return fix_findings(source, findings, unsafe=unsafe)
 
 
@@ -66,21 +71,26 @@ def fix_file(
     raw = path.read_text(encoding="utf-8")
     opts: dict[str, Any] = {"select": select, "ignore": ignore, "unsafe": unsafe, "analyze": analyze}
     if path.suffix == ".ipynb":
-        new, cells = _fix_notebook(path, raw, opts)
+        new, cells, diff = _fix_notebook(path, raw, opts)
     else:
         new, cells = fix_source(raw, **opts), []
+        diff = unified_diff(raw, new, str(path)) if new != raw else ""
     changed = new != raw
     if changed and write:
         path.write_text(new, encoding="utf-8")
-    return FileFix(path=path, changed=changed, diff=unified_diff(raw, new, str(path)) if changed else "", cells=cells)
+    return FileFix(path=path, changed=changed, diff=diff, cells=cells)
 
 
-def _fix_notebook(path: Path, raw: str, opts: dict[str, Any]) -> tuple[str, list[int]]:
+def _fix_notebook(path: Path, raw: str, opts: dict[str, Any]) -> tuple[str, list[int], str]:
+    """(new file text, changed cell indexes, a diff per changed cell named ``path:cell N``)."""
     try:
         nb = json.loads(raw)
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}: not valid notebook JSON ({exc})") from exc
     changed: list[int] = []
+    diffs: list[str] = []
+    # names imported in the first cells resolve in later ones, as when the notebook runs top to bottom
+    context = _notebook_context() if opts.get("analyze") is None else None
     for index, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
@@ -89,15 +99,23 @@ def _fix_notebook(path: Path, raw: str, opts: dict[str, Any]) -> tuple[str, list
         head, body = _split_magic(text)
         if body is None:
             continue
-        new_body = fix_source(body, **opts)
+        new_body = fix_source(body, **opts, context=context)
         if new_body == body:
             continue
         new_text = head + new_body
         cell["source"] = new_text.splitlines(keepends=True) if isinstance(src, list) else new_text
         changed.append(index)
+        diffs.append(unified_diff(text, new_text, f"{path}:cell {index}"))
     if not changed:
-        return raw, []
-    return _dump_like(nb, raw), changed
+        return raw, [], ""
+    return _dump_like(nb, raw), changed, "".join(diffs)
+
+
+def _notebook_context() -> Any:
+    from .. import analysis
+
+    context_type = getattr(analysis, "Context", None)
+    return context_type() if context_type is not None else None
 
 
 def _split_magic(text: str) -> tuple[str, str | None]:

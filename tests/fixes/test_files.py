@@ -60,6 +60,7 @@ def test_notebook_only_changed_cells_are_rewritten(tmp_path: Path) -> None:
     path.write_text(raw, encoding="utf-8")
     r = fix_file(path, write=True, analyze=fake_analyze)
     assert r.changed and r.cells == [2]
+    assert f"{path}:cell 2 (before)" in r.diff and "+    if t in {'a', 'b'}:" in r.diff
     new = path.read_text(encoding="utf-8")
     changed = [(a, b) for a, b in zip(raw.splitlines(), new.splitlines(), strict=False) if a != b]
     assert len(raw.splitlines()) == len(new.splitlines()) and len(changed) == 1

@@ -79,10 +79,16 @@ needs_analysis = pytest.mark.skipif(
 def test_fix_end_to_end_applies_safe_fixes_only() -> None:
     import aiperf_magic
 
-    src = "for t in tokens:\n    if t in ['a', 'b']:\n        n += 1\nsq = [x ** 2 for x in range(10)]\n"
+    src = (
+        "import numpy as np\narr = np.array([])\nfor i in range(100):\n    arr = np.append(arr, i)\n"
+        "for idx, row in df.iterrows():\n    df.loc[idx, 'b'] = row['a'] * 2\n"
+    )
     out = aiperf_magic.fix(src)
-    assert "{'a', 'b'}" in out and "[x ** 2" in out  # AIP201 is unsafe, so it stays
-    assert "np.arange(10) ** 2" in aiperf_magic.fix(src, unsafe=True)
+    assert "arr_parts.append(i)" in out and "iterrows" in out  # AIP301's column-assign fix is unsafe
+    both = aiperf_magic.fix(src, unsafe=True)
+    assert "arr_parts" in both and "df['b'] = df['a'] * 2" in both and compiles(both)
+    only = aiperf_magic.fix(src, select=["AIP3"], unsafe=True)
+    assert "np.append(arr, i)" in only and "df['b'] = df['a'] * 2" in only
     assert aiperf_magic.fix("x = 1\n") == "x = 1\n"
 
 
