@@ -377,7 +377,13 @@ def _wrapped(node: cst.BaseStatement, item: str) -> cst.With:
 
 
 def _with_kwargs(call: cst.Call, values: dict[str, str]) -> cst.Call:
-    args = list(call.args)
+    # f(x for x in xs) needs its own parentheses once the generator is not the only argument
+    args = [
+        a.with_changes(value=a.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+        if isinstance(a.value, cst.GeneratorExp) and not a.value.lpar
+        else a
+        for a in call.args
+    ]
     for name, value in values.items():
         new = cst.Arg(
             keyword=cst.Name(name),

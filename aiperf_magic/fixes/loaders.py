@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+
 import libcst as cst
 
 from ..report import Finding
@@ -13,7 +15,9 @@ MOVES = ("to", "cuda")
 
 def _loader_call(cell: Cell, finding: Finding) -> cst.Call | None:
     named = cell.at_line(finding.line, cst.Call, finding.col, where=lambda n: call_name(n).endswith("DataLoader"))
-    return named or cell.at_line(finding.line, cst.Call, finding.col)  # type: ignore[return-value]
+    # DataLoader imported under another name (DL(...)): any call on the line that is not a builtin
+    other = cell.at_line(finding.line, cst.Call, finding.col, where=lambda n: not hasattr(builtins, call_name(n)))
+    return named or other  # type: ignore[return-value]
 
 
 @fixer("AIP101", "Load batches in worker processes")

@@ -165,6 +165,12 @@ def fix_amp(cell: Cell, finding: Finding) -> Edits | str:
         return "no torch.cuda.amp use on the finding's line that is called"
     name = call_name(call)
     kind = name.rsplit(".", 1)[-1]
+    first = call.args[0] if call.args else None
+    if ("." in name and not name.endswith("cuda.amp." + kind)) or (
+        first is not None and first.keyword is None and isinstance(first.value, cst.SimpleString)
+    ):
+        # torch.amp.autocast("cuda") / torch.autocast(...) is already the current API
+        return "the call already uses the torch.amp API"
     if name.endswith("cuda.amp." + kind):
         func = name[: -len("cuda.amp." + kind)] + "amp." + kind
     else:  # imported in another cell: spell out the module so the new signature is the one called

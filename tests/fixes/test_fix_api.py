@@ -99,3 +99,25 @@ def test_fix_never_returns_invalid_python(src: str) -> None:
 
     out = aiperf_magic.fix(src, unsafe=True)
     assert out == src or compiles(out)
+
+
+def test_every_fixer_on_every_line_of_every_fixture_is_valid_or_declines() -> None:
+    """Findings at the wrong place (or of the wrong code) never crash a fixer or yield invalid Python."""
+    from pathlib import Path
+
+    from aiperf_magic.fixes.base import Cell, Edits, apply_edits
+    from aiperf_magic.fixes.registry import fixers
+
+    fixtures = sorted((Path(__file__).parent.parent / "fixtures" / "fixes").glob("*.py"))
+    tried = 0
+    for path in fixtures:
+        source = path.read_text()
+        cell = Cell(source)
+        for code, fn in fixers().items():
+            for line in range(1, source.count("\n") + 2):
+                out = fn(cell, Finding(code, "m", line=line))
+                assert isinstance(out, (Edits, str)), (path.name, code, line)
+                if isinstance(out, Edits):
+                    assert compiles(apply_edits(cell, [out])), (path.name, code, line)
+                    tried += 1
+    assert tried > 50
