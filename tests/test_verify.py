@@ -142,3 +142,8 @@ def test_renderers_escape_user_text() -> None:
     html = render_comparison_html(c)
     assert "<i>" not in html and "&lt;i&gt;" in html
     assert "Results differ" in render_comparison_text(c)
+
+
+def test_runs_print_nothing(capsys) -> None:
+    c = verify("print('hello')\nx = 1", "print('hello')\nx = 1", {}, repeat=2)
+    assert c.equal and "hello" not in capsys.readouterr().out

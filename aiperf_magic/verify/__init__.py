@@ -107,6 +107,7 @@ def verify(
         + (", CUDA-synchronised" if _cuda_used() else ""),
         "peak memory: tracemalloc (Python and NumPy allocations) in one extra run each; "
         "GPU memory and other native allocators are not counted",
+        "printed output of the runs is discarded",
         "compared: " + (", ".join(names) if names else "nothing (the cell writes no data)") + "; " + TOLERANCES,
     ]
     return result

@@ -8,7 +8,9 @@ torch has initialised CUDA.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import io
 import signal
 import sys
 import threading
@@ -47,7 +49,8 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
     start = time.perf_counter()
     error, timed_out = None, False
     try:
-        with _deadline(timeout_s):
+        # what the cells print is not the user's to read nine times over: it is discarded
+        with _deadline(timeout_s), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
             try:
                 exec(code, ns)
                 _cuda_sync()
