@@ -89,6 +89,9 @@ class _Rewrite(cst.CSTTransformer):
             if isinstance(original_node, cst.BaseExpression) and original_node.lpar:
                 new = new.with_changes(lpar=original_node.lpar, rpar=original_node.rpar)
             return new
+        if isinstance(original_node, cst.Attribute):
+            # cfg.v with a loop variable v: the attribute's name is not the variable
+            return updated_node.with_changes(attr=original_node.attr)
         if isinstance(updated_node, cst.Call) and call_name(updated_node).startswith("math."):
             fname = call_name(updated_node)[5:]
             return updated_node.with_changes(func=expr(f"{self.numpy()}.{'abs' if fname == 'fabs' else fname}"))

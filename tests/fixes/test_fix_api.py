@@ -54,6 +54,11 @@ def test_ipython_lines_survive_a_rewrite() -> None:
     assert fix is not None and fix.source == "%time x = 1\nout.extend((df['a'] + 1).tolist())\n!echo done\n"
 
 
+def test_attribute_named_like_the_loop_variable_is_not_replaced() -> None:
+    fix = propose("out = [v * cfg.v for v in vals]\n", Finding("AIP201", "m", line=1))
+    assert fix is not None and "np.asarray(vals) * cfg.v" in fix.source
+
+
 def test_unparsable_cell_gives_a_reason_not_an_exception() -> None:
     fix = propose("for x in :\n", Finding("AIP201", "m", line=1))
     assert fix is not None and not fix.source and "does not parse" in (fix.reason or "")
