@@ -147,3 +147,25 @@ def test_renderers_escape_user_text() -> None:
 def test_runs_print_nothing(capsys) -> None:
     c = verify("print('hello')\nx = 1", "print('hello')\nx = 1", {}, repeat=2)
     assert c.equal and "hello" not in capsys.readouterr().out
+
+
+def test_cpu_tensors_are_compared_and_memory_is_not_guessed() -> None:
+    torch = pytest.importorskip("torch")
+    c = verify("t = x * 2", "t = x + x", {"x": torch.arange(10.0)}, repeat=1)
+    assert c.equal and c.memory_ratio is None
+    assert any("not measured" in n for n in c.notes)
+    bad = verify("t = x * 2", "t = x * 2.5", {"x": torch.arange(10.0)}, repeat=1)
+    assert not bad.equal and "t[1]" in (bad.difference or "")
+
+
+@pytest.mark.gpu
+def test_gpu_rewrite_is_synced_and_measured_on_the_device() -> None:
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("no CUDA GPU")
+    before = "for _ in range(50):\n    x = torch.zeros(256, 1024)\n    x = x.cuda()\n    y = (x + 1).sum()\n"
+    after = "for _ in range(50):\n    x = torch.zeros(256, 1024, device='cuda')\n    y = (x + 1).sum()\n"
+    torch.zeros(1, device="cuda")  # initialise CUDA, as a GPU notebook has
+    c = verify(before, after, {"torch": torch}, repeat=3)
+    assert c.equal and c.speedup and c.before_peak_bytes is not None
+    assert any("CUDA-synchronised" in n for n in c.notes)

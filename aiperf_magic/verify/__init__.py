@@ -85,6 +85,7 @@ def verify(
     )
     result.compared = names
     result.equal, result.difference = _compare(ns_before, ns_after, names, result.notes)
+    uses_torch = _holds_tensors(ns_before, [*names, *inputs])
     del ns_before, ns_after
 
     times_b, times_a = [], []
@@ -97,16 +98,11 @@ def verify(
         times_a.append(r.seconds)
     _timings(result, times_b, times_a)
 
-    peak_b = _once(namespace, inputs, codes[0], None, trace=True)[1].peak_bytes
-    peak_a = _once(namespace, inputs, codes[1], limit, trace=True)[1].peak_bytes
-    result.before_peak_bytes, result.after_peak_bytes = peak_b, peak_a
-    if peak_b and peak_a is not None:
-        result.memory_ratio = peak_a / peak_b
+    memory_note = _peaks(result, namespace, inputs, codes, limit, uses_torch)
     result.notes += [
         f"wall time: median of {repeat} interleaved runs after one warm-up each"
         + (", CUDA-synchronised" if _cuda_used() else ""),
-        "peak memory: tracemalloc (Python and NumPy allocations) in one extra run each; "
-        "GPU memory and other native allocators are not counted",
+        memory_note,
         "printed output of the runs is discarded",
         "compared: " + (", ".join(names) if names else "nothing (the cell writes no data)") + "; " + TOLERANCES,
     ]
@@ -164,6 +160,53 @@ def _p95(values: list[float]) -> float:
     lo = int(pos)
     hi = min(lo + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def _peaks(
+    result: Comparison,
+    namespace: dict[str, Any],
+    inputs: list[str],
+    codes: list[Any],
+    limit: float | None,
+    uses_torch: bool,
+) -> str:
+    """Fill the peak-memory fields from one extra run of each side; returns how they were measured."""
+    torch = sys.modules.get("torch")
+    if uses_torch and torch is not None and _cuda_used():
+        peaks = []
+        for code, lim in ((codes[0], None), (codes[1], limit)):
+            torch.cuda.reset_peak_memory_stats()
+            _once(namespace, inputs, code, lim)
+            peaks.append(int(torch.cuda.max_memory_allocated()))
+        how = "peak memory: torch.cuda.max_memory_allocated in one extra run each"
+    elif uses_torch:
+        # tensors live in torch's own allocator, which tracemalloc does not see: a ratio would mislead
+        return "peak memory: not measured (CPU tensors are invisible to tracemalloc)"
+    else:
+        peaks = [
+            _once(namespace, inputs, code, lim, trace=True)[1].peak_bytes or 0
+            for code, lim in ((codes[0], None), (codes[1], limit))
+        ]
+        how = (
+            "peak memory: tracemalloc (Python and NumPy allocations) in one extra run each; "
+            "other native allocators are not counted"
+        )
+    result.before_peak_bytes, result.after_peak_bytes = peaks
+    if peaks[0]:
+        result.memory_ratio = peaks[1] / peaks[0]
+    return how
+
+
+def _holds_tensors(ns: dict[str, Any], names: list[str]) -> bool:
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    for name in names:
+        value = ns.get(name)
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, (torch.Tensor, torch.nn.Module)) for v in items[:100]):
+            return True
+    return False
 
 
 def _cuda_used() -> bool:
