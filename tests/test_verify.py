@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import threading
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -169,3 +170,22 @@ def test_gpu_rewrite_is_synced_and_measured_on_the_device() -> None:
     c = verify(before, after, {"torch": torch}, repeat=3)
     assert c.equal and c.speedup and c.before_peak_bytes is not None
     assert any("CUDA-synchronised" in n for n in c.notes)
+
+
+def test_public_name_works_whatever_was_imported_first() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import aiperf_magic.verify.compare, aiperf_magic\n"
+        "c = aiperf_magic.verify('x = 1', 'x = 1', {}, repeat=1)\n"
+        "print(type(c).__name__, c.equal)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=str(Path(__file__).resolve().parents[1]),
+    )
+    assert out.stdout.strip() == "Comparison True", out.stderr
