@@ -181,7 +181,8 @@ def test_public_name_works_whatever_was_imported_first() -> None:
         "c = aiperf_magic.verify('x = 1', 'x = 1', {}, repeat=1)\n"
         "print(type(c).__name__, c.equal)"
     )
-    out = subprocess.run(
+    root = str(Path(__file__).resolve().parents[1])
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root)
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
