@@ -183,10 +183,4 @@ def test_public_name_works_whatever_was_imported_first() -> None:
     )
     root = str(Path(__file__).resolve().parents[1])
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=root)
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=str(Path(__file__).resolve().parents[1]),
-    )
     assert out.stdout.strip() == "Comparison True", out.stderr
