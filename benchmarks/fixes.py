@@ -159,7 +159,7 @@ def main() -> None:
         goal = GOALS.get(code) if code not in seen else None  # the first workload per code is the goal case
         seen.add(code)
         speed = f"{c.speedup:.1f}x" if c.speedup else "-"
-        mem = f"{c.memory_ratio:.2f}" if c.memory_ratio is not None else "-"
+        mem = f"{c.memory_ratio:.3g}" if c.memory_ratio is not None else "-"
         met = "" if goal is None else ("ok" if c.speedup and c.speedup >= goal else "MISS") + f" {goal:g}x"
         print(
             f"{label:<44} {_t(c.before_s):>10} {_t(c.after_s):>10} {speed:>9} {mem:>8} "
@@ -169,7 +169,7 @@ def main() -> None:
             print(f"    {c.error or c.refused or c.difference}")
     print(
         f"\nmedian of {args.repeat} interleaved runs each (after a warm-up); memory = after/before peak "
-        "(tracemalloc); equal = results checked by verify"
+        "(tracemalloc; - where tensors make it unmeasurable on CPU); equal = results checked by verify"
     )
 
 
