@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..report import Finding
-from .base import Edits, apply_edits, compatible, compiles
+from .edits import Edits, apply_edits, compatible, compiles
 from .registry import TITLES, edits_for, fixers, parse, propose, to_fix
 
 __all__ = ["attach_fixes", "fix", "fix_findings", "propose"]

@@ -136,7 +136,7 @@ def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix | Message:
     if isinstance(report, Message):
         return report
     from . import fix_findings
-    from .base import unified_diff
+    from .edits import unified_diff
 
     chosen = [f for f in report.findings if not codes or any(f.code.startswith(c) for c in codes)]
     applied, skipped = [], []

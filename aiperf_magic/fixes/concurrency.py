@@ -6,7 +6,8 @@ from __future__ import annotations
 import libcst as cst
 
 from ..report import Finding
-from .base import Cell, Edits, assigned_names, call_name, names_in, walk
+from .base import Cell, assigned_names, call_name, names_in, walk
+from .edits import Edits
 from .registry import fixer
 
 # Worker processes are forked so that functions defined in the notebook itself (module __main__)

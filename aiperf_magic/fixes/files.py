@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..report import Finding
-from .base import unified_diff
+from .edits import unified_diff
 
 Analyzer = Callable[..., list[Finding]]
 # cell magics whose body is Python; a %%bash or %%html cell is left alone

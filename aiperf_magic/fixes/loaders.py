@@ -7,7 +7,8 @@ import builtins
 import libcst as cst
 
 from ..report import Finding
-from .base import Cell, Edits, call_name, expr
+from .base import Cell, call_name, expr
+from .edits import Edits
 from .registry import fixer
 
 MOVES = ("to", "cuda")

@@ -6,7 +6,8 @@ from __future__ import annotations
 import libcst as cst
 
 from ..report import Finding
-from .base import COMPREHENSIONS, LOOPS, Cell, Edits, assigned_names, call_name, contains, names_in, walk
+from .base import COMPREHENSIONS, LOOPS, Cell, assigned_names, call_name, contains, names_in, walk
+from .edits import Edits
 from .registry import fixer
 from .vectorize import array_of, vectorise
 

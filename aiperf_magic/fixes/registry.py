@@ -8,14 +8,15 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..report import Finding, Fix
-from .base import Cell, Edits, apply_edits, compiles, unified_diff
+from .base import Cell
+from .edits import Edits, apply_edits, compiles, unified_diff
 
 # A fixer reads the cell and the finding and returns its edits, or a sentence saying why it offers none.
 Fixer = Callable[[Cell, Finding], Edits | str]
 
 FIXERS: dict[str, Fixer] = {}
 TITLES: dict[str, str] = {}
-_MODULES = ("loaders", "numeric", "frames", "concurrency", "tensors")
+_MODULES = ("loaders", "numeric", "frames", "readers", "concurrency", "tensors")
 _loaded = False
 
 

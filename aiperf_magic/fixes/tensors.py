@@ -9,7 +9,8 @@ from typing import Any
 import libcst as cst
 
 from ..report import Finding
-from .base import Cell, Edits, call_name, contains, kwarg, names_in, walk
+from .base import Cell, call_name, contains, kwarg, names_in, walk
+from .edits import Edits, with_kwargs
 from .registry import fixer
 
 FACTORIES = {
@@ -118,9 +119,7 @@ def fix_factory(cell: Cell, finding: Finding) -> Edits | str:
 def _fold(edits: Edits, make: cst.Call, call: cst.Call) -> Edits:
     # Replacing the chain by the factory node itself would drop the kwarg edit (it is keyed by the
     # original node, applied before the parent's replacement); build the final node here instead.
-    from .base import _with_kwargs
-
-    edits.replace[call] = _with_kwargs(make, edits.kwargs.pop(make))
+    edits.replace[call] = with_kwargs(make, edits.kwargs.pop(make))
     return edits
 
 

@@ -7,7 +7,7 @@ import importlib.util
 import pytest
 
 from aiperf_magic.fixes import attach_fixes, fix_findings, propose
-from aiperf_magic.fixes.base import compiles
+from aiperf_magic.fixes.edits import compiles
 from aiperf_magic.report import Finding
 
 LOADER = """from torch.utils.data import DataLoader
@@ -110,7 +110,8 @@ def test_every_fixer_on_every_line_of_every_fixture_is_valid_or_declines() -> No
     """Findings at the wrong place (or of the wrong code) never crash a fixer or yield invalid Python."""
     from pathlib import Path
 
-    from aiperf_magic.fixes.base import Cell, Edits, apply_edits
+    from aiperf_magic.fixes.base import Cell
+    from aiperf_magic.fixes.edits import Edits, apply_edits
     from aiperf_magic.fixes.registry import fixers
 
     fixtures = sorted((Path(__file__).parent.parent / "fixtures" / "fixes").glob("*.py"))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from aiperf_magic.fixes import fix_findings, propose
-from aiperf_magic.fixes.base import compiles
+from aiperf_magic.fixes.edits import compiles
 from aiperf_magic.fixes.registry import fixers
 from aiperf_magic.report import Finding
 
