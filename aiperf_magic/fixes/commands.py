@@ -10,7 +10,7 @@ from typing import Any
 from ..commands import CommandContext
 from ..report import Comparison, Finding, Report
 
-USAGE_TRY = "usage: %aiperf try CODE [--repeat N] [--timeout SECONDS]   e.g. %aiperf try AIP301"
+USAGE_TRY = "usage: %aiperf try CODE[:LINE] [--repeat N] [--timeout SECONDS]   e.g. %aiperf try AIP301:4"
 USAGE_FIX = "usage: %aiperf fix [CODE ...] [--unsafe]"
 
 
@@ -98,12 +98,14 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
     report = _last(ctx)
     if isinstance(report, Message):
         return report
-    code = args[0].upper()
-    matches = [f for f in report.findings if f.code == code]
+    code, _, line = args[0].upper().partition(":")
+    if line and not line.isdigit():
+        return Message(USAGE_TRY)
+    matches = [f for f in report.findings if f.code == code and (not line or f.line == int(line))]
     if not matches:
         present = sorted({f.code for f in report.findings})
         return Message(
-            f"The last %%aiperf cell has no {code} finding."
+            f"The last %%aiperf cell has no {code} finding{' on line ' + line if line else ''}."
             + (f" Its findings: {', '.join(present)}." if present else " It had no findings.")
         )
     for f in matches:

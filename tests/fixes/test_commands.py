@@ -40,6 +40,7 @@ def test_try_without_a_report_or_finding_or_fix(ctx) -> None:
     assert "No %%aiperf cell" in try_command(ctx, ["AIP301"]).text
     ctx.state.remember(report(Finding("AIP201", "m", line=1)))
     assert "no AIP301 finding" in try_command(ctx, ["AIP301"]).text
+    assert "no AIP201 finding on line 9" in try_command(ctx, ["AIP201:9"]).text
     msg = try_command(ctx, ["AIP201"])
     assert isinstance(msg, Message) and "no fix to try" in msg.text
     assert "usage" in try_command(ctx, []).text
