@@ -15,6 +15,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
+import aiperf_magic
+from aiperf_magic.commands import SUBCOMMANDS
+
 from .conftest import NOTEBOOK_DIR, ROOT, notebook_paths
 
 TUTORIALS = [
@@ -54,13 +57,14 @@ EXPECTED_LINT = {
     "00_quickstart": {"AIP301", "AIP202"},
     "05_to_production": {"AIP101", "AIP301", "AIP503", "exit status: 1", "SARIF 2.1.0"},
 }
-# Features a notebook uses beyond the core magic, by the module the product names for them (the
-# ``%aiperf`` subcommand table, the lint console script, the public API). Where the checkout lacks one,
-# that notebook's kernel run is skipped and says why, instead of failing on a missing feature.
+# Features a notebook uses beyond the core magic: ``%sub`` is a ``%aiperf`` subcommand (its module comes
+# from the subcommand table), ``lint`` the lint CLI, other names the public API (``aiperf_magic.NAME``).
+# Where the checkout lacks one, that notebook's kernel run is skipped and says why, instead of failing
+# on a feature that has not landed.
 NEEDS = {
-    "00_quickstart": ["aiperf_magic.analysis", "aiperf_magic.fixes", "aiperf_magic.bridge", "aiperf_magic.cli"],
-    "04_framework_traps": ["aiperf_magic.analysis"],
-    "05_to_production": ["aiperf_magic.cli", "aiperf_magic.verify"],
+    "00_quickstart": ["%explain", "%try", "%fix", "%apply", "lint"],
+    "04_framework_traps": ["analyze"],
+    "05_to_production": ["lint", "verify"],
 }
 # Text in any output that means a cell failed even though no "error" output was produced
 # (IPython prints UsageError to stderr; `!cmd` failures land on stdout).
@@ -78,8 +82,20 @@ def has_module(name: str) -> bool:
         return False
 
 
+def feature_missing(feature: str) -> bool:
+    if feature.startswith("%"):
+        return not has_module(SUBCOMMANDS[feature[1:]].split(":")[0])
+    if feature == "lint":
+        return not has_module("aiperf_magic.cli")
+    try:
+        getattr(aiperf_magic, feature)
+    except (AttributeError, ImportError):
+        return True
+    return False
+
+
 def skip_without_features(name: str) -> None:
-    missing = [module for module in NEEDS.get(name, []) if not has_module(module)]
+    missing = [feature for feature in NEEDS.get(name, []) if feature_missing(feature)]
     if missing:
         pytest.skip(f"{name} uses {', '.join(missing)}, which this checkout does not have yet")
 
