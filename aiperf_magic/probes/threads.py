@@ -15,6 +15,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ..sampling import THREAD_PREFIX  # aiperf's own threads are never the user's work
+
 # A thread is busy when it used at least this share of the elapsed interval. Under the GIL four
 # spinning threads get about a quarter each, so the bar must stay well below 1/N; a parked thread
 # uses none at all. The floor absorbs clock granularity on platforms with tick-based counters.
@@ -119,7 +121,7 @@ class ThreadProbe:
         cpu: dict[int, float] = {}
         for thread in self._threads():
             tid = thread.native_id
-            if tid is None or tid == me:
+            if tid is None or tid == me or thread.name.startswith(THREAD_PREFIX):
                 continue
             value = self._reader(tid)
             if value is not None:
