@@ -106,7 +106,8 @@ def _suggest(col: Any, part: Any, prof: ColumnProfile) -> tuple[str, bool, str] 
         prof.reason = "already categorical"
         return None
     kind = getattr(dtype, "kind", "O")
-    if kind in "iu" and (_is_plain(dtype) or isinstance(dtype, pd.api.extensions.ExtensionDtype)):
+    # numpy ints and pandas' nullable ones ("Int64", "UInt16"); not Sparse or Arrow-backed ints
+    if kind in "iu" and (_is_plain(dtype) or str(dtype).startswith(("Int", "UInt"))):
         return _suggest_int(col, prof)
     if kind == "f" and dtype == np.float64:
         return _suggest_float32(part, prof)

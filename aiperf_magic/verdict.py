@@ -25,7 +25,11 @@ GIB = 1024**3
 
 @dataclass(frozen=True)
 class Thresholds:
-    min_samples: int = 5  # fewer ticks than this (100 ms at the default 20 ms) → no verdict
+    # no verdict with fewer ticks than this (100 ms at the default 20 ms) in a cell shorter than
+    # min_wall_s; a longer cell needs two: CPU and wall time are exact whatever the tick count, and a
+    # busy GIL can starve the sampler thread of ticks
+    min_samples: int = 5
+    min_wall_s: float = 0.5
     saturated_cores: float = 0.8  # process CPU (cores) that counts as one saturated core
     saturated_core_percent: float = 90.0  # ... or the busiest core's mean utilisation
     gpu_starved_util: float = 40.0  # AIP901: mean GPU utilisation below this
@@ -121,7 +125,7 @@ def _gpu_starved(st: RunStats, th: Thresholds) -> Verdict | None:
     if not st.cuda_in_use or g is None or g.util_mean is None or g.util_mean >= th.gpu_starved_util:
         return None
     busiest = st.busiest_core_mean or 0.0
-    if st.cores_used < th.saturated_cores and busiest < th.saturated_core_percent:
+    if st.cores_wanted < th.saturated_cores and busiest < th.saturated_core_percent:
         return None
     ev = {
         "gpu_util_percent": round(g.util_mean, 1),
@@ -180,7 +184,7 @@ def _gil(st: RunStats, th: Thresholds) -> Verdict | None:
     low, high = th.gil_cores
     if st.cores < 2 or st.busy_threads_mean is None or st.multi_thread_share < th.gil_thread_share:
         return None
-    if not low <= st.cores_used <= high:
+    if not low <= st.cores_wanted <= high:
         return None
     return Verdict(
         "AIP902",
@@ -200,7 +204,7 @@ def _gil(st: RunStats, th: Thresholds) -> Verdict | None:
 
 
 def _waiting(st: RunStats, th: Thresholds) -> Verdict | None:
-    if st.wall_s <= 0 or st.cores_used >= th.waiting_cpu_share:
+    if st.wall_s <= 0 or st.cores_wanted >= th.waiting_cpu_share:
         return None
     if st.gpu is not None and st.cuda_in_use and (st.gpu.util_mean or 0.0) >= th.gpu_idle_util:
         return None
@@ -224,25 +228,39 @@ def _waiting(st: RunStats, th: Thresholds) -> Verdict | None:
     )
 
 
+def _contention(st: RunStats) -> str:
+    """Clause for sentences when other processes kept this one waiting for a CPU."""
+    if st.cpu_wait_cores < 0.1:
+        return ""
+    return (
+        f" (it also waited {st.cpu_wait_cores * st.wall_s:.2f} s for a CPU: other processes "
+        "competed for the cores)"
+    )
+
+
 def _cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
+    wanted = st.cores_wanted
     ev = {"process_cpu_cores": round(st.cores_used, 2), "cores": float(st.cores)}
-    if st.cores >= 2 and st.cores_used >= th.cpu_multi_cores:
-        everything = st.cores_used >= th.all_cores_share * st.cores
+    if st.cpu_wait_cores >= 0.1:
+        ev["cpu_wait_cores"] = round(st.cpu_wait_cores, 2)
+    if st.cores >= 2 and wanted >= th.cpu_multi_cores:
+        everything = wanted >= th.all_cores_share * st.cores
         scope = "all cores" if everything else "several cores"
         return Verdict(
             "AIP908",
             f"CPU-bound on {scope}",
-            f"CPU-bound on {scope}: the process used {st.cores_used:.1f} of {st.cores} cores.",
+            f"CPU-bound on {scope}: the process used {st.cores_used:.1f} of {st.cores} cores"
+            f"{_contention(st)}.",
             ev,
             advice="The work already runs in parallel: only less work (a better algorithm, "
             "smaller dtypes) or more cores make it faster.",
         )
-    if st.cores_used >= th.cpu_single_cores:
+    if wanted >= th.cpu_single_cores:
         return Verdict(
             "AIP907",
             "CPU-bound on one core",
             f"CPU-bound on one core: the process kept {st.cores_used:.1f} core busy "
-            f"while {st.cores} were available.",
+            f"while {st.cores} were available{_contention(st)}.",
             ev,
             advice="Vectorise the hot lines (NumPy/pandas column operations) or split the work "
             "across processes.",
@@ -258,10 +276,11 @@ def diagnose(
     ``mem_total_bytes`` is the machine's RAM (read with psutil when not given).
     """
     th = thresholds
-    if len(report.samples) < th.min_samples:
+    n = len(report.samples)
+    if n < 2 or (n < th.min_samples and report.wall_s < th.min_wall_s):
         return Diagnosis(
             note=f"No bottleneck verdict: the cell ran {report.wall_s:.3f} s, "
-            f"{len(report.samples)} samples (a verdict needs {th.min_samples})."
+            f"{n} samples (a verdict needs {th.min_samples}, or {th.min_wall_s:g} s)."
         )
     if mem_total_bytes is None:
         mem_total_bytes = _ram_total()
@@ -300,6 +319,16 @@ def compute_verdict(
     return verdicts[0] if verdicts else None
 
 
+def _cpu_wait(run: CellRun | None) -> float | None:
+    """Run-queue wait measured by the ThreadProbe over the cell, when it ran."""
+    sampler = getattr(run, "sampler", None)
+    for probe in getattr(sampler, "probes", ()):
+        wait = getattr(probe, "cpu_wait_s", None)
+        if wait is not None:
+            return float(wait)
+    return None
+
+
 def _ram_total() -> float | None:
     try:
         import psutil
@@ -320,6 +349,8 @@ class VerdictStage:
         return None
 
     def after(self, run: CellRun, report: Report) -> None:
+        if report.cpu_wait_s is None:
+            report.cpu_wait_s = _cpu_wait(run)
         result = diagnose(report, self.thresholds)
         if result.note:
             report.notes.append(result.note)

@@ -48,6 +48,7 @@ class RunStats:
     wall_s: float
     cpu_s: float
     cores_used: float  # process CPU time / wall time
+    cpu_wait_cores: float  # time runnable but waiting for a CPU (other processes) / wall time
     cores: int  # CPUs the machine offers this process
     busiest_core_mean: float | None  # percent, mean over samples of the busiest core
     machine_cpu_mean: float | None  # percent, mean over samples and cores
@@ -61,6 +62,11 @@ class RunStats:
     write_bytes: float | None
     cuda_in_use: bool
     gpu: GpuStats | None
+
+    @property
+    def cores_wanted(self) -> float:
+        """Cores the process would have used on an idle machine: CPU time plus run-queue wait."""
+        return self.cores_used + self.cpu_wait_cores
 
 
 def _machine_cores(report: Report) -> int:
@@ -121,6 +127,7 @@ def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
         wall_s=wall_s,
         cpu_s=report.cpu_s,
         cores_used=cores_used,
+        cpu_wait_cores=(report.cpu_wait_s or 0.0) / wall_s if wall_s > 0 else 0.0,
         cores=_machine_cores(report),
         busiest_core_mean=mean([max(row) for row in per_core]),
         machine_cpu_mean=mean([sum(row) / len(row) for row in per_core]),

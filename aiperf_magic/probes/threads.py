@@ -9,6 +9,7 @@ used, which are coarser.
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -60,6 +61,25 @@ def _psutil_reader() -> ThreadCpuReader | None:
     return read
 
 
+def run_delays() -> dict[str, float]:
+    """Seconds each thread of this process has spent ready to run but waiting for a CPU.
+
+    Linux's ``/proc/self/task/<tid>/schedstat`` (second field, ns). Empty where it is missing.
+    """
+    delays: dict[str, float] = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return delays
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/schedstat") as fh:
+                delays[tid] = int(fh.read().split()[1]) / 1e9
+        except (OSError, ValueError, IndexError):
+            continue  # the thread ended meanwhile
+    return delays
+
+
 def default_reader() -> ThreadCpuReader | None:
     if sys.platform.startswith("linux"):
         return _linux_thread_cpu
@@ -85,8 +105,13 @@ class ThreadProbe:
         self._last_cpu: dict[int, float] = {}
         self._last_t: float | None = None
         self._enabled = True
+        self._delays0: dict[str, float] = {}
+        # time the process's threads were runnable but waited for a CPU (other processes had it)
+        self.cpu_wait_s: float | None = None
 
     def start(self) -> None:
+        self.cpu_wait_s = None
+        self._delays0 = run_delays()
         if self._reader is None:
             self._reader = default_reader()
         if self._reader is None:
@@ -113,6 +138,10 @@ class ThreadProbe:
 
     def stop(self) -> None:
         self._last_cpu = {}
+        delays = run_delays()
+        if delays:
+            # threads that ended during the cell took their waiting time with them: a lower bound
+            self.cpu_wait_s = sum(max(0.0, v - self._delays0.get(tid, 0.0)) for tid, v in delays.items())
 
     def _count(self) -> int | None:
         assert self._reader is not None

@@ -160,3 +160,14 @@ def test_stage_notes_short_cells() -> None:
     report = timeline(n=2)
     VerdictStage().after(None, report)  # type: ignore[arg-type]
     assert report.verdict is None and any("verdict needs" in n for n in report.notes)
+
+
+def test_cpu_bound_cell_starved_by_other_processes_is_still_cpu_bound() -> None:
+    report = timeline(cpu_cores=0.45)  # got under half a core ...
+    report.cpu_wait_s = 0.5 * report.wall_s  # ... and waited in the run queue the rest of the time
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907"
+    assert v.evidence["cpu_wait_cores"] == 0.5
+    assert "other processes" in v.sentence
+    report.cpu_wait_s = None
+    assert compute_verdict(report, mem_total_bytes=RAM) is None
