@@ -39,6 +39,7 @@ class Thresholds:
     gpu_memory_share: float = 0.9  # AIP905: device memory used / total above this
     gil_thread_share: float = 0.5  # AIP902: share of samples with ≥ 2 busy Python threads
     gil_cores: tuple[float, float] = (0.6, 1.4)  # ... while the process uses about one core
+    machine_saturated_percent: float = 90.0  # all cores this busy: half the lower bound above
     waiting_cpu_share: float = 0.3  # AIP903: CPU time below this share of wall time
     swap_growth_bytes: float = 64 * MIB  # AIP904: swap grew by at least this
     available_low_share: float = 0.10  # AIP904: available memory fell below this share of RAM
@@ -97,9 +98,7 @@ def _host_memory(st: RunStats, th: Thresholds, mem_total: float | None) -> Verdi
     if mem_total:
         ev["ram_total_gib"] = round(mem_total / GIB, 2)
         if st.available_min_bytes is not None and st.available_min_bytes < th.available_low_share * mem_total:
-            reasons.append(
-                f"available memory fell to {_pct(st.available_min_bytes / mem_total):.0f} % of RAM"
-            )
+            reasons.append(f"available memory fell to {_pct(st.available_min_bytes / mem_total):.0f} % of RAM")
             ev["available_min_percent"] = _pct(st.available_min_bytes / mem_total)
         if st.rss_peak_bytes is not None and st.rss_peak_bytes >= th.rss_near_total_share * mem_total:
             grew = (st.rss_peak_bytes - (st.rss_first_bytes or 0.0)) / MIB
@@ -182,6 +181,10 @@ def _gpu_memory(st: RunStats, th: Thresholds) -> Verdict | None:
 
 def _gil(st: RunStats, th: Thresholds) -> Verdict | None:
     low, high = th.gil_cores
+    if (st.machine_cpu_mean or 0.0) >= th.machine_saturated_percent:
+        # other processes hold the cores; the run-queue wait of threads that ended within the cell
+        # is lost with them, so the process's own CPU time understates what it asked for
+        low /= 2
     if st.cores < 2 or st.busy_threads_mean is None or st.multi_thread_share < th.gil_thread_share:
         return None
     if not low <= st.cores_wanted <= high:
@@ -223,8 +226,7 @@ def _waiting(st: RunStats, th: Thresholds) -> Verdict | None:
         f"Waiting: the CPU worked {_pct(st.cores_used):.0f} % of the {st.wall_s:.2f} s wall time "
         f"and no GPU was busy; the cell was {detail}.",
         ev,
-        advice="Overlap the waits: a thread pool for blocking I/O (AIP402), asyncio, or fewer, "
-        "larger requests.",
+        advice="Overlap the waits: a thread pool for blocking I/O (AIP402), asyncio, or fewer, larger requests.",
     )
 
 
@@ -232,10 +234,7 @@ def _contention(st: RunStats) -> str:
     """Clause for sentences when other processes kept this one waiting for a CPU."""
     if st.cpu_wait_cores < 0.1:
         return ""
-    return (
-        f" (it also waited {st.cpu_wait_cores * st.wall_s:.2f} s for a CPU: other processes "
-        "competed for the cores)"
-    )
+    return f" (it also waited {st.cpu_wait_cores * st.wall_s:.2f} s for a CPU: other processes competed for the cores)"
 
 
 def _cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
@@ -249,8 +248,7 @@ def _cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
         return Verdict(
             "AIP908",
             f"CPU-bound on {scope}",
-            f"CPU-bound on {scope}: the process used {st.cores_used:.1f} of {st.cores} cores"
-            f"{_contention(st)}.",
+            f"CPU-bound on {scope}: the process used {st.cores_used:.1f} of {st.cores} cores{_contention(st)}.",
             ev,
             advice="The work already runs in parallel: only less work (a better algorithm, "
             "smaller dtypes) or more cores make it faster.",
@@ -262,15 +260,12 @@ def _cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
             f"CPU-bound on one core: the process kept {st.cores_used:.1f} core busy "
             f"while {st.cores} were available{_contention(st)}.",
             ev,
-            advice="Vectorise the hot lines (NumPy/pandas column operations) or split the work "
-            "across processes.",
+            advice="Vectorise the hot lines (NumPy/pandas column operations) or split the work across processes.",
         )
     return None
 
 
-def diagnose(
-    report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: float | None = None
-) -> Diagnosis:
+def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: float | None = None) -> Diagnosis:
     """All verdicts that hold for the report, primary first; or a note saying why there is none.
 
     ``mem_total_bytes`` is the machine's RAM (read with psutil when not given).
@@ -305,8 +300,9 @@ def diagnose(
             v.sentence += f" See {', '.join(v.related)}."
     if not verdicts:
         return Diagnosis(
-            note=f"No single bottleneck: the CPU worked {_pct(st.cores_used):.0f} % of the wall "
-            "time, no GPU was busy and memory was not under pressure."
+            note=f"No single bottleneck: the CPU worked {_pct(st.cores_used):.0f} % of the wall time"
+            + (", no GPU was busy" if st.gpu is not None else "")
+            + " and memory was not under pressure."
         )
     return Diagnosis(verdicts)
 

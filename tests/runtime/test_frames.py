@@ -236,8 +236,8 @@ def test_stage_does_nothing_without_pandas(monkeypatch: pytest.MonkeyPatch) -> N
     assert report.frames == [] and report.findings == []
 
 
-def test_frames_through_the_magic(measure: Any, aiperf_shell: Any) -> None:
-    aiperf_shell.run_cell("import pandas as pd, numpy as np\nkept = pd.DataFrame({'k': np.arange(1000)})")
+def test_frames_through_the_magic(measure: Any, ip: Any) -> None:
+    ip.run_cell("import pandas as pd, numpy as np\nkept = pd.DataFrame({'k': np.arange(1000)})")
     report = measure("sales = pd.DataFrame({'qty': np.arange(5000) % 7,\n"
                      "                      'shop': ['north', 'south'] * 2500})")
     assert [f.name for f in report.frames] == ["sales"]

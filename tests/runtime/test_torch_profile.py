@@ -43,9 +43,9 @@ def test_levels() -> None:
         "none", "none", "input-bound", "input-bound", "strongly input-bound"]
 
 
-def test_slow_loader_is_strongly_input_bound(measure: Any, aiperf_shell: Any) -> None:
+def test_slow_loader_is_strongly_input_bound(measure: Any, ip: Any) -> None:
     pytest.importorskip("torch")
-    aiperf_shell.run_cell(SETUP + "loader = DataLoader(Batches(0.003), batch_size=8)")
+    ip.run_cell(SETUP + "loader = DataLoader(Batches(0.01), batch_size=8)")
     report = measure(TRAIN, "--torch-profile")
     prof = report.torch_profile
     assert prof is not None, report.notes
@@ -60,23 +60,23 @@ def test_slow_loader_is_strongly_input_bound(measure: Any, aiperf_shell: Any) ->
     assert Report.from_json(report.to_json()).torch_profile == prof
 
 
-def test_fast_loader_is_not_input_bound(measure: Any, aiperf_shell: Any) -> None:
+def test_fast_loader_is_not_input_bound(measure: Any, ip: Any) -> None:
     pytest.importorskip("torch")
     # whole batches per fetch (a batch sampler over a tensor dataset): loading is cheap
-    aiperf_shell.run_cell(
+    ip.run_cell(
         SETUP + "data = torch.utils.data.TensorDataset(torch.randn(2048, 32), torch.randint(0, 2, (2048,)))\n"
         "batches = torch.utils.data.BatchSampler(range(2048), batch_size=256, drop_last=False)\n"
         "loader = DataLoader(data, sampler=batches, batch_size=None)"
     )
-    report = measure("for _ in range(5):\n" + "".join("    " + line + "\n" for line in TRAIN.splitlines()),
+    report = measure("for epoch in range(5):\n" + "".join("    " + line + "\n" for line in TRAIN.splitlines()),
                      "--torch-profile")
     assert report.torch_profile is not None
     assert report.torch_profile["dataloader"]["share"] < 0.5
 
 
-def test_without_the_flag_nothing_is_profiled(measure: Any, aiperf_shell: Any) -> None:
+def test_without_the_flag_nothing_is_profiled(measure: Any, ip: Any) -> None:
     pytest.importorskip("torch")
-    aiperf_shell.run_cell(SETUP + "loader = DataLoader(Batches(0.0), batch_size=16)")
+    ip.run_cell(SETUP + "loader = DataLoader(Batches(0.0), batch_size=16)")
     assert measure(TRAIN).torch_profile is None
 
 

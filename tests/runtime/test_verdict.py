@@ -171,3 +171,11 @@ def test_cpu_bound_cell_starved_by_other_processes_is_still_cpu_bound() -> None:
     assert "other processes" in v.sentence
     report.cpu_wait_s = None
     assert compute_verdict(report, mem_total_bytes=RAM) is None
+
+
+def test_gil_bound_on_a_saturated_machine() -> None:
+    report = timeline(cpu_cores=0.45, busy_threads=4, cores=2)
+    for row in report.samples.cpu_per_core:
+        row[:] = [100.0, 95.0]  # other processes fill the cores
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP902"

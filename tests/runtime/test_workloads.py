@@ -7,6 +7,7 @@ the machine's RAM to the verdict (the test box cannot safely be pushed into swap
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -38,14 +39,14 @@ for w in workers:
 
 SLEEP = """\
 import time
-for _ in range(25):
+for step in range(25):
     time.sleep(0.03)
 """
 
 GROWTH = """\
 import time
 chunks = []
-for _ in range(40):
+for step in range(40):
     chunks.append(bytearray(16 * 1024 * 1024))  # touched: zero-filled pages count in RSS
     time.sleep(0.01)
 """
@@ -79,9 +80,9 @@ def test_sleep_loop_is_waiting(measure: Measure) -> None:
     assert set(b for b in report.samples.busy_threads if b is not None) <= {0, 1}
 
 
-def test_memory_growth_near_ram_is_host_memory_pressure(measure: Measure, aiperf_shell: object) -> None:
+def test_memory_growth_near_ram_is_host_memory_pressure(measure: Measure, ip: Any) -> None:
     report = measure(GROWTH)
-    aiperf_shell.user_ns.pop("chunks", None)  # type: ignore[attr-defined]
+    ip.user_ns.pop("chunks", None)
     rss = [r for r in report.samples.rss_bytes if r is not None]
     assert rss[-1] - rss[0] > 400 * 1024**2  # the cell really grew by ~640 MiB
     # a machine whose RAM this process nearly filled
