@@ -12,9 +12,10 @@ from aiperf_magic.report import Report
 
 @pytest.fixture
 def measure(ip: Any) -> Callable[..., Report]:
-    def run(body: str, options: str = "") -> Report:
+    def run(body: str, options: str = "", *, gpu: bool = False) -> Report:
         ip.user_ns.pop("_aiperf_r", None)
-        result = ip.run_cell(f"%%aiperf --var _aiperf_r --text --no-gpu {options}\n{body}")
+        flags = "--var _aiperf_r --text" + ("" if gpu else " --no-gpu")
+        result = ip.run_cell(f"%%aiperf {flags} {options}\n{body}")
         report = ip.user_ns.get("_aiperf_r")
         assert isinstance(report, Report), result
         return report
