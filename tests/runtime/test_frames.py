@@ -111,6 +111,14 @@ def test_float_beyond_tolerance_is_not_suggested() -> None:
     assert col.suggested_dtype is None and "tolerance" in col.reason
 
 
+def test_infinities_are_not_overflow_but_huge_values_are() -> None:
+    lossy = pd.Series([np.inf, -np.inf, np.nan, 0.1, 2.0 / 3.0] * 40)
+    (col,) = profile_frame("s", lossy).columns
+    assert col.suggested_dtype == "float32" and not col.safe
+    (col,) = profile_frame("s", pd.Series([np.inf, 1e39, 0.1] * 40)).columns
+    assert col.suggested_dtype is None and "overflow" in col.reason
+
+
 def test_series_and_multiindex() -> None:
     s = pd.Series(RNG.integers(0, 50, 1000))
     prof = profile_frame("s", s)
@@ -172,9 +180,15 @@ def test_duplicate_column_names_get_no_suggestion() -> None:
 
 def test_big_columns_are_sampled(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(frames_columns, "FULL_ROWS", 5_000)
+    monkeypatch.setattr(frames_columns, "NUMERIC_FULL_ROWS", 5_000)
     monkeypatch.setattr(frames_columns, "SAMPLE_ROWS", 1_000)
-    frame = pd.DataFrame({"i": RNG.integers(0, 100, 50_000), "q": RNG.integers(0, 100, 50_000) / 2,
-                          "c": pd.Series(RNG.choice(["x", "y"], 50_000), dtype=object)})
+    frame = pd.DataFrame(
+        {
+            "i": RNG.integers(0, 100, 50_000),
+            "q": RNG.integers(0, 100, 50_000) / 2,
+            "c": pd.Series(RNG.choice(["x", "y"], 50_000), dtype=object),
+        }
+    )
     cols = by_name(profile_frame("big", frame))
     assert all(c.measured_on == "sample of 1000 rows" for c in cols.values())
     assert cols["i"].suggested_dtype == "int8" and cols["i"].safe  # range checked on every row
@@ -238,8 +252,9 @@ def test_stage_does_nothing_without_pandas(monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_frames_through_the_magic(measure: Any, ip: Any) -> None:
     ip.run_cell("import pandas as pd, numpy as np\nkept = pd.DataFrame({'k': np.arange(1000)})")
-    report = measure("sales = pd.DataFrame({'qty': np.arange(5000) % 7,\n"
-                     "                      'shop': ['north', 'south'] * 2500})")
+    report = measure(
+        "sales = pd.DataFrame({'qty': np.arange(5000) % 7,\n                      'shop': ['north', 'south'] * 2500})"
+    )
     assert [f.name for f in report.frames] == ["sales"]
     cols = by_name(report.frames[0])
     assert cols["qty"].suggested_dtype == "int8" and cols["shop"].suggested_dtype == "category"
