@@ -61,7 +61,7 @@ def profile_times(sizes: list[int], repeat: int) -> None:
             snaps[n].append(time.perf_counter() - t0)
     for n in sizes:  # one more run to say what was measured how
         prof = profile_frame("df", frames[n])
-        where = sorted({c.measured_on for c in prof.columns}) + [f"{len(prof.columns)}/7 columns"]
+        where = [*sorted({c.measured_on for c in prof.columns}), f"{len(prof.columns)}/7 columns"]
         print(
             f"   {n:>10,}  {statistics.median(times[n]):>13.3f} s  {min(times[n]):>6.3f} s  "
             f"{max(times[n]):>6.3f} s  {statistics.median(snaps[n]) * 1e6:>6.0f} µs  {', '.join(where)}"
