@@ -73,8 +73,7 @@ def profile_frame(
     """Columns, memory and suggested dtypes of one DataFrame or Series."""
     from .frames_columns import FULL_ROWS, profile_column
 
-    pd = _pandas()
-    is_frame = isinstance(frame, pd.DataFrame)
+    is_frame = frame.ndim == 2  # a DataFrame; a Series has one dimension
     prof = FrameProfile(name=name, kind="DataFrame" if is_frame else "Series", rows=len(frame))
     columns = [frame.iloc[:, i] for i in range(frame.shape[1])] if is_frame else [frame]
     labels = list(frame.columns) if is_frame else [frame.name if frame.name is not None else name]
