@@ -84,8 +84,7 @@ def _ms(ns: int) -> float:
 def _top(totals: dict[str, _OpTotals], self_key: str) -> list[dict[str, Any]]:
     ranked = sorted(totals.items(), key=lambda kv: kv[1].self_ns, reverse=True)[:TOP_OPS]
     return [
-        {"name": name, "calls": t.calls, self_key: _ms(t.self_ns), "total_ms": _ms(t.total_ns)}
-        for name, t in ranked
+        {"name": name, "calls": t.calls, self_key: _ms(t.self_ns), "total_ms": _ms(t.total_ns)} for name, t in ranked
     ]
 
 
@@ -152,10 +151,30 @@ def _add_copy(slot: dict[str, int | None], event: Any) -> None:
         slot["bytes"] = int(slot["bytes"]) + int(size)
 
 
+# The profiler this module started and has not stopped yet. A run cancelled before ``after`` (the
+# extension unloaded mid-cell) would otherwise leave it recording every later op of the kernel.
+_running: list[Any] = []
+
+
+def stop_leftover() -> bool:
+    """Stop a profiler left running by a cancelled run; True when there was one."""
+    stopped = False
+    while _running:
+        prof = _running.pop()
+        try:
+            prof.stop()
+            stopped = True
+        except Exception:
+            pass  # already stopped by torch itself: nothing left to release
+    return stopped
+
+
 class TorchProfileStage:
     name = "torch-profile"
 
     def before(self, run: CellRun) -> None:
+        if stop_leftover():
+            run.notes.append("--torch-profile: stopped a profiler left running by an interrupted cell")
         if not getattr(run.options, "torch_profile", False):
             return
         torch = sys.modules.get("torch")
@@ -176,6 +195,12 @@ class TorchProfileStage:
             run.notes.append(f"--torch-profile: profiler did not start: {type(exc).__name__}: {exc}")
             return
         run.state[STATE_KEY] = (prof, with_device)
+        _running.append(prof)
+
+    def cancel(self, run: CellRun) -> None:
+        """For a run that ends without ``after``: stop the profiler, keep nothing."""
+        run.state.pop(STATE_KEY, None)
+        stop_leftover()
 
     def after(self, run: CellRun, report: Report) -> None:
         entry = run.state.pop(STATE_KEY, None)
@@ -183,6 +208,8 @@ class TorchProfileStage:
             return
         prof, with_device = entry
         prof.stop()  # first: nothing of aiperf's own work belongs in the trace
+        if prof in _running:
+            _running.remove(prof)
         report.torch_profile = summarise_profile(prof, report.wall_s, with_device)
         loader = report.torch_profile["dataloader"]
         if loader["input_bound"]:

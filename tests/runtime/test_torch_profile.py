@@ -40,7 +40,12 @@ for x, y in loader:
 
 def test_levels() -> None:
     assert [input_bound_level(s) for s in (0.0, 0.05, 0.051, 0.2, 0.21)] == [
-        "none", "none", "input-bound", "input-bound", "strongly input-bound"]
+        "none",
+        "none",
+        "input-bound",
+        "input-bound",
+        "strongly input-bound",
+    ]
 
 
 def test_slow_loader_is_strongly_input_bound(measure: Any, ip: Any) -> None:
@@ -68,8 +73,9 @@ def test_fast_loader_is_not_input_bound(measure: Any, ip: Any) -> None:
         "batches = torch.utils.data.BatchSampler(range(2048), batch_size=256, drop_last=False)\n"
         "loader = DataLoader(data, sampler=batches, batch_size=None)"
     )
-    report = measure("for epoch in range(5):\n" + "".join("    " + line + "\n" for line in TRAIN.splitlines()),
-                     "--torch-profile")
+    report = measure(
+        "for epoch in range(5):\n" + "".join("    " + line + "\n" for line in TRAIN.splitlines()), "--torch-profile"
+    )
     assert report.torch_profile is not None
     assert report.torch_profile["dataloader"]["share"] < 0.5
 
@@ -89,3 +95,21 @@ def test_without_torch_a_note_and_no_import(monkeypatch: pytest.MonkeyPatch) -> 
     stage.after(run, report)  # type: ignore[arg-type]
     assert "torch" not in sys.modules
     assert report.torch_profile is None and "not imported" in run.notes[0]
+
+
+def test_a_cancelled_run_does_not_leave_the_profiler_running() -> None:
+    torch = pytest.importorskip("torch")
+    from torch.autograd import _profiler_enabled
+
+    stage = TorchProfileStage()
+    run = SimpleNamespace(options=SimpleNamespace(torch_profile=True), notes=[], state={})
+    stage.before(run)  # type: ignore[arg-type]
+    assert _profiler_enabled()
+    torch.ones(3).sum()
+    stage.cancel(run)  # type: ignore[arg-type]
+    assert not _profiler_enabled()
+    # and a run that never reached after() is cleaned up by the next cell's before()
+    stage.before(run)  # type: ignore[arg-type]
+    nxt = SimpleNamespace(options=SimpleNamespace(torch_profile=False), notes=[], state={})
+    stage.before(nxt)  # type: ignore[arg-type]
+    assert not _profiler_enabled() and "interrupted" in nxt.notes[0]
