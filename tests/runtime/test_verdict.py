@@ -179,3 +179,10 @@ def test_gil_bound_on_a_saturated_machine() -> None:
         row[:] = [100.0, 95.0]  # other processes fill the cores
     v = compute_verdict(report, mem_total_bytes=RAM)
     assert v is not None and v.code == "AIP902"
+
+
+def test_memory_pressure_links_the_frame_profilers_finding() -> None:
+    report = timeline(cpu_cores=0.2, swap_step=8 * 1024**2)
+    report.findings.append(Finding(code="AIP303", message="DataFrame `df` uses 3 GB", line=1))
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP904" and v.related == ["AIP303"]
