@@ -140,7 +140,7 @@ def _assignment_line(source: str, name: str) -> int | None:
 
 
 def _mb(n: int) -> str:
-    return f"{n / 1e6:.1f} MB"
+    return f"{n / 1024**2:.1f} MB"  # binary megabytes, as the report views print sizes
 
 
 def frame_finding(prof: FrameProfile, source: str) -> Finding | None:
