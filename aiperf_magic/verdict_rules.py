@@ -76,7 +76,7 @@ def host_memory(st: RunStats, th: Thresholds, mem_total: float | None) -> Verdic
     return Verdict(
         "AIP904",
         "Host memory pressure",
-        f"Host memory pressure: {'; '.join(reasons)}.",
+        f"Host memory ran short: {'; '.join(reasons)}.",
         ev,
         advice="Load fewer columns or smaller dtypes (see AIP303), process in chunks, and delete "
         "intermediates; swapping makes everything else slow.",
@@ -98,8 +98,8 @@ def gpu_starved(st: RunStats, th: Thresholds) -> Verdict | None:
     return Verdict(
         "AIP901",
         "GPU starved",
-        f"GPU starved: the GPU was busy {g.util_mean:.0f} % of the time on average while the CPU "
-        f"ran at {st.cores_used:.1f} cores (busiest core {busiest:.0f} %): the input pipeline "
+        f"The GPU waited for data: it was busy {g.util_mean:.0f} % of the time on average while the "
+        f"CPU ran at {st.cores_used:.1f} cores (busiest core {busiest:.0f} %), so the input pipeline "
         f"cannot keep up.",
         ev,
         advice="Move loading and transforms into DataLoader workers (num_workers > 0, "
@@ -119,8 +119,8 @@ def gpu_bound(st: RunStats, th: Thresholds, codes: set[str]) -> Verdict | None:
     return Verdict(
         "AIP906",
         "GPU-bound",
-        f"GPU-bound: the GPU was busy in {_pct(g.busy_share):.0f} % of the samples "
-        f"(mean utilisation {g.util_mean:.0f} %).",
+        f"The GPU was busy in {_pct(g.busy_share):.0f} % of the samples (mean utilisation "
+        f"{g.util_mean:.0f} %): GPU compute is what limits the cell.",
         {"gpu_busy_percent": _pct(g.busy_share), "gpu_util_percent": round(g.util_mean, 1)},
         advice=amp + "try larger batches and torch.compile.",
     )
@@ -135,7 +135,7 @@ def gpu_memory(st: RunStats, th: Thresholds) -> Verdict | None:
     return Verdict(
         "AIP905",
         "GPU memory pressure",
-        f"GPU memory pressure: device memory reached {_pct(g.memory_share_max):.0f} % "
+        f"GPU memory ran short: the device's memory reached {_pct(g.memory_share_max):.0f} % "
         f"(threshold {_pct(th.gpu_memory_share):.0f} %).",
         {"gpu_memory_percent": _pct(g.memory_share_max)},
         advice="Use smaller batches or mixed precision, run evaluation under "
@@ -156,7 +156,7 @@ def gil_bound(st: RunStats, th: Thresholds) -> Verdict | None:
     return Verdict(
         "AIP902",
         "GIL-bound",
-        f"GIL-bound: {st.busy_threads_mean:.1f} Python threads were running on average, yet "
+        f"{st.busy_threads_mean:.1f} Python threads were running on average, yet "
         f"together they used {st.cores_used:.1f} of {st.cores} cores: they take turns holding "
         f"the GIL.",
         {
@@ -187,8 +187,8 @@ def waiting(st: RunStats, th: Thresholds) -> Verdict | None:
     return Verdict(
         "AIP903",
         "Waiting / I/O-bound",
-        f"Waiting: the CPU worked {_pct(st.cores_used):.0f} % of the {st.wall_s:.2f} s wall time "
-        f"and no GPU was busy; the cell was {detail}.",
+        f"The CPU worked {_pct(st.cores_used):.0f} % of the {st.wall_s:.2f} s wall time and no GPU "
+        f"was busy: the cell was {detail}.",
         ev,
         advice="Overlap the waits: a thread pool for blocking I/O (AIP402), asyncio, or fewer, larger requests.",
     )
@@ -212,7 +212,8 @@ def cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
         return Verdict(
             "AIP908",
             f"CPU-bound on {scope}",
-            f"CPU-bound on {scope}: the process used {st.cores_used:.1f} of {st.cores} cores{_contention(st)}.",
+            f"The process used {st.cores_used:.1f} of {st.cores} cores{_contention(st)}: the work is "
+            f"CPU-bound on {scope}.",
             ev,
             advice="The work already runs in parallel: only less work (a better algorithm, "
             "smaller dtypes) or more cores make it faster.",
@@ -221,8 +222,8 @@ def cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
         return Verdict(
             "AIP907",
             "CPU-bound on one core",
-            f"CPU-bound on one core: the process kept {st.cores_used:.1f} core busy "
-            f"while {st.cores} were available{_contention(st)}.",
+            f"The process kept {st.cores_used:.1f} core busy while {st.cores} were available"
+            f"{_contention(st)}: one CPU core limits the cell.",
             ev,
             advice="Vectorise the hot lines (NumPy/pandas column operations) or split the work across processes.",
         )
