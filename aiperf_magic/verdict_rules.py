@@ -171,7 +171,9 @@ def gil_bound(st: RunStats, th: Thresholds) -> Verdict | None:
 
 
 def waiting(st: RunStats, th: Thresholds) -> Verdict | None:
-    if st.wall_s <= 0 or st.cores_wanted >= th.waiting_cpu_share:
+    # a sleeping thread also waits for a CPU after each wake-up on a busy machine: that wait makes a
+    # cell CPU-bound only when running plus runnable covers most of the wall time
+    if st.wall_s <= 0 or st.cores_used >= th.waiting_cpu_share or st.cores_wanted >= th.cpu_single_cores:
         return None
     if st.gpu is not None and st.cuda_in_use and (st.gpu.util_mean or 0.0) >= th.gpu_idle_util:
         return None
@@ -187,8 +189,8 @@ def waiting(st: RunStats, th: Thresholds) -> Verdict | None:
     return Verdict(
         "AIP903",
         "Waiting / I/O-bound",
-        f"The CPU worked {_pct(st.cores_used):.0f} % of the {st.wall_s:.2f} s wall time and no GPU "
-        f"was busy: the cell was {detail}.",
+        f"The CPU worked {_pct(st.cores_used):.0f} % of the {st.wall_s:.2f} s wall time{_contention(st)} "
+        f"and no GPU was busy: the cell was {detail}.",
         ev,
         advice="Overlap the waits: a thread pool for blocking I/O (AIP402), asyncio, or fewer, larger requests.",
     )

@@ -186,3 +186,10 @@ def test_memory_pressure_links_the_frame_profilers_finding() -> None:
     report.findings.append(Finding(code="AIP303", message="DataFrame `df` uses 3 GB", line=1))
     v = compute_verdict(report, mem_total_bytes=RAM)
     assert v is not None and v.code == "AIP904" and v.related == ["AIP303"]
+
+
+def test_sleeping_cell_on_a_busy_machine_is_still_waiting() -> None:
+    report = timeline(cpu_cores=0.02, busy_threads=0)
+    report.cpu_wait_s = 0.35 * report.wall_s  # each wake-up waited for a CPU
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP903" and "waited" in v.sentence
