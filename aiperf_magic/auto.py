@@ -1,0 +1,384 @@
+"""Auto mode: a light measurement of every cell, and ``%aiperf report`` ranking where the time went.
+
+``%aiperf auto on`` registers a ``pre_run_cell`` / ``post_run_cell`` pair on the shell. Each cell
+then runs under a light :class:`~aiperf_magic.run.CellRun` (one sample every 100 ms, no hot lines,
+no stages, no CUDA synchronise, so a cell that queues GPU work returns as early as it always did)
+and its source goes through the static scan. The probes are started once, when auto mode starts,
+not once per cell: NVML's initialisation alone costs more than a small cell. Cells that ``%%aiperf``
+measures are left to it (no double sampling) and their full Reports join the history instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from IPython.core.error import UsageError
+
+from .auto_history import CellRecord, CellTable, History, rank
+from .auto_scan import StaticScan
+from .commands import CommandContext, SessionState
+from .run import CellRun, RunOptions
+
+DEFAULT_THRESHOLD_S = 1.0
+INTERVAL_MS = 100.0
+DEFAULT_TOP = 10
+_AIPERF_LINE = re.compile(r"%aiperf(\s|$)")
+_EVENTS = ("pre_run_cell", "post_run_cell")
+
+
+class KeptProbe:
+    """A probe started once for the whole auto session; each cell's sampler only reads it."""
+
+    def __init__(self, probe: Any) -> None:
+        self.probe = probe
+
+    @property
+    def notes(self) -> list[str]:
+        return list(getattr(self.probe, "notes", []))
+
+    def start(self) -> None:
+        pass
+
+    def sample(self, row: dict[str, Any]) -> None:
+        self.probe.sample(row)
+
+    def stop(self) -> None:
+        pass
+
+
+def default_probes() -> list[Any]:
+    from .probes.gpu import GpuProbe
+    from .probes.host import HostProbe
+
+    return [HostProbe(), GpuProbe()]
+
+
+@dataclass
+class _Pending:
+    """What ``pre_run_cell`` learned about the cell now running."""
+
+    raw: str
+    execution_count: int | None
+    reports_before: set[int] = field(default_factory=set)  # ids of the session's %%aiperf Reports
+    run: CellRun | None = None
+
+
+class AutoMode:
+    """Hooks, probes and history of auto mode for one shell. Kept in ``state.extras["auto"]``."""
+
+    def __init__(self, shell: Any, state: SessionState, *, scan: Callable[..., list[Any]] | None = None,
+                 probes: Callable[[], list[Any]] = default_probes, clock: Callable[[], float] = time.time,
+                 echo: Callable[[str], None] = print) -> None:
+        self.shell = shell
+        self.state = state
+        self.history = History()
+        self.threshold_s = DEFAULT_THRESHOLD_S
+        self.scan = scan if scan is not None else StaticScan()
+        self.notes: list[str] = []
+        self._make_probes = probes
+        self._probes: list[Any] = []
+        self._clock = clock
+        self._echo = echo
+        self._pending: _Pending | None = None
+        self._nested = 0  # run_cell called from inside a measured cell
+
+    # -- switching -------------------------------------------------------------------------------
+    @property
+    def enabled(self) -> bool:
+        return self.pre_run_cell in self.shell.events.callbacks["pre_run_cell"]
+
+    def on(self, threshold_s: float | None = None) -> bool:
+        """Register the hooks (once); False when they were already registered."""
+        if threshold_s is not None:
+            self.threshold_s = threshold_s
+        if self.enabled:
+            return False
+        if not getattr(self.scan, "available", True):
+            self._note(getattr(self.scan, "note", None) or "static scan unavailable")
+        self._start_probes()
+        for name in _EVENTS:
+            self.shell.events.register(name, getattr(self, name))
+        return True
+
+    def close(self) -> None:
+        """Unregister the hooks and stop the probes; the history stays for ``%aiperf report``."""
+        for name in _EVENTS:
+            with contextlib.suppress(ValueError):  # not registered
+                self.shell.events.unregister(name, getattr(self, name))
+        pending, self._pending, self._nested = self._pending, None, 0
+        if pending is not None and pending.run is not None:
+            pending.run.cancel()  # "%aiperf auto off" ran inside a measured cell
+        for probe in self._probes:
+            with contextlib.suppress(Exception):
+                probe.stop()
+        self._probes = []
+
+    off = close
+
+    def _start_probes(self) -> None:
+        self._probes = []
+        for probe in self._make_probes():
+            try:
+                probe.start()
+            except Exception as exc:
+                self._note(f"{type(probe).__name__} off: {type(exc).__name__}: {exc}")
+                continue
+            self._probes.append(probe)
+        for probe in self._probes:
+            for note in getattr(probe, "notes", []):
+                self._note(note)
+
+    def _note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    # -- events ----------------------------------------------------------------------------------
+    # Both take their argument as optional: IPython 8 and 9 pass ExecutionInfo / ExecutionResult,
+    # older shells called these events without arguments.
+    def pre_run_cell(self, info: Any = None) -> None:
+        if self._pending is not None:
+            self._nested += 1  # the cell called run_cell itself: the outer measurement covers it
+            return
+        try:
+            raw = getattr(info, "raw_cell", None) or ""
+            pending = _Pending(raw=raw, execution_count=getattr(self.shell, "execution_count", None),
+                               reports_before={id(r) for r in self.state.reports})
+            self._pending = pending
+            if self._skip(raw):
+                return
+            from .magic import _parent_cell_id
+
+            cell_id = getattr(info, "cell_id", None) or _parent_cell_id(self.shell)
+            pending.run = CellRun(raw, user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
+                                  execution_count=pending.execution_count, line_offset=0,
+                                  options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False),
+                                  probes=[KeptProbe(p) for p in self._probes])
+            pending.run.start()
+        except Exception as exc:  # never break the user's cell
+            self._echo(f"aiperf auto: this cell is not measured ({type(exc).__name__}: {exc})")
+            if self._pending is not None and self._pending.run is not None:
+                self._pending.run.cancel()
+                self._pending.run = None
+
+    def post_run_cell(self, result: Any = None) -> None:
+        if self._nested:
+            self._nested -= 1
+            return
+        pending, self._pending = self._pending, None
+        if pending is None:
+            return  # auto mode was switched on by this very cell
+        count = getattr(result, "execution_count", None)
+        if count is not None:
+            pending.execution_count = count  # IPython 9 has already counted the cell in pre_run_cell
+        try:
+            self._keep_full_reports(pending)
+            if pending.run is not None:
+                self._finish(pending, result)
+        except Exception as exc:
+            if pending.run is not None:
+                pending.run.cancel()
+            self._echo(f"aiperf auto: this cell is not recorded ({type(exc).__name__}: {exc})")
+
+    def _finish(self, pending: _Pending, result: Any) -> None:
+        run = pending.run
+        assert run is not None
+        if result is not None and getattr(result, "error_before_exec", None) is not None:
+            run.cancel()  # it never ran (syntax error): IPython already said so
+            return
+        error = KeyboardInterrupt() if result is None else getattr(result, "error_in_exec", None)
+        report = run.finish(error)
+        report.execution_count = pending.execution_count
+        report.findings = list(self.scan(pending.raw, self.shell.user_ns))
+        scan_note = getattr(self.scan, "note", None)
+        if scan_note:
+            self._note(scan_note)
+        record = CellRecord.from_report(report, "auto")
+        self.history.add(record)
+        line = self.note_for(record)
+        if line:
+            self._echo(line)
+
+    def _keep_full_reports(self, pending: _Pending) -> None:
+        for report in self.state.reports:
+            if id(report) not in pending.reports_before:
+                record = CellRecord.from_report(report, "aiperf")
+                record.execution_count = pending.execution_count
+                self.history.add(record)
+
+    def _skip(self, raw: str) -> bool:
+        """Cells aiperf measures fully or that are aiperf's own commands, and empty cells."""
+        from .magic import split_magic_cell
+
+        magics = getattr(self.shell, "_aiperf_magics", None)
+        if magics is not None and magics.active is not None:
+            return True
+        if split_magic_cell(raw) is not None:
+            return True
+        lines = [ln.strip() for ln in raw.splitlines()]
+        code = [ln for ln in lines if ln and not ln.startswith("#")]
+        return not code or all(_AIPERF_LINE.match(ln) for ln in code)
+
+    def note_for(self, record: CellRecord) -> str | None:
+        """The one line shown under a slow cell or one with findings; None keeps auto mode quiet."""
+        if record.wall_s < self.threshold_s and not record.findings:
+            return None
+        from .render.format import seconds
+
+        cell = f" [{record.execution_count}]" if record.execution_count is not None else ""
+        parts = [f"{seconds(record.wall_s)}, {record.cores_used:.1f} CPU cores"]
+        if record.error:
+            parts.append(f"raised {record.error.split(':', 1)[0]}")
+        if record.findings:
+            parts.append(" ".join(record.finding_codes))
+        hint = "%%aiperf this cell for hot lines and fixes, %aiperf report for the slowest cells"
+        return f"aiperf{cell}: {' · '.join(parts)} · {hint}"
+
+    def clear(self) -> int:
+        return self.history.clear(self._clock())
+
+    def table(self, top: int | None) -> CellTable:
+        notes = list(self.notes)
+        if not self.enabled and not self.history.records:
+            notes.append("auto mode is off: only %%aiperf cells are listed "
+                         "(%aiperf auto on times every cell)")
+        return rank(self.history.merged(self.state.reports), top, notes)
+
+
+# -- %aiperf auto / %aiperf report -------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:
+        raise UsageError(f"{self.prog}: {message}\nusage: {self.format_usage().split(':', 1)[1].strip()}")
+
+
+def _auto_parser() -> _Parser:
+    parser = _Parser(prog="%aiperf auto", add_help=False)
+    parser.add_argument("switch", nargs="?", choices=("on", "off", "status"), default="status")
+    parser.add_argument("--threshold", metavar="SECONDS", type=float, default=None)
+    return parser
+
+
+def _report_parser() -> _Parser:
+    parser = _Parser(prog="%aiperf report", add_help=False)
+    parser.add_argument("--top", metavar="N", type=int, default=None)
+    parser.add_argument("--save", metavar="PATH.html|PATH.json", default=None)
+    parser.add_argument("--clear", action="store_true")
+    return parser
+
+
+def mode_of(ctx: CommandContext, create: bool = True) -> AutoMode | None:
+    mode = ctx.state.extras.get("auto")
+    if not isinstance(mode, AutoMode) and create:
+        mode = AutoMode(ctx.shell, ctx.state)
+        ctx.state.extras["auto"] = mode
+    return mode if isinstance(mode, AutoMode) else None
+
+
+def auto_command(ctx: CommandContext, argv: list[str]) -> None:
+    """``%aiperf auto on|off [--threshold SECONDS]``: light profiling of every cell."""
+    args = _auto_parser().parse_args(argv)
+    if args.threshold is not None and (args.switch != "on" or not args.threshold >= 0):
+        raise UsageError("--threshold takes a number of seconds ≥ 0 and goes with 'on', "
+                         "e.g. %aiperf auto on --threshold 0.5")
+    mode = mode_of(ctx)
+    assert mode is not None
+    if args.switch == "on":
+        fresh = mode.on(args.threshold)
+        state = "on" if fresh else "already on"
+        print(f"aiperf auto: {state}. Every cell is timed lightly (wall, CPU, peak memory, GPU; a sample "
+              f"every {INTERVAL_MS:.0f} ms) and its code scanned; a one-line note follows cells of "
+              f"≥ {mode.threshold_s:g} s or with findings. %aiperf report ranks them; "
+              "%aiperf auto off stops.")
+        for note in mode.notes:
+            print(f"  note: {note}")
+    elif args.switch == "off":
+        was_on = mode.enabled
+        mode.off()
+        kept = len(mode.history.records)
+        print(f"aiperf auto: {'off' if was_on else 'was not on'}; {kept} cell{'s' * (kept != 1)} "
+              "kept for %aiperf report.")
+    else:
+        kept = len(mode.history.records)
+        print(f"aiperf auto: {'on' if mode.enabled else 'off'}, threshold {mode.threshold_s:g} s, "
+              f"{kept} cell{'s' * (kept != 1)} in the history.")
+
+
+def report_command(ctx: CommandContext, argv: list[str]) -> Any:
+    """``%aiperf report [--top N] [--save PATH.html|PATH.json] [--clear]``: the slowest cells."""
+    args = _report_parser().parse_args(argv)
+    if args.top is not None and args.top < 1:
+        raise UsageError("--top takes a positive number of cells, e.g. %aiperf report --top 5")
+    target = _save_target(args.save) if args.save else None
+    mode = mode_of(ctx)
+    assert mode is not None
+    if target is not None:
+        # The file holds every cell unless --top says otherwise; the display shows the top 10.
+        saved = mode.table(args.top)
+        _write(saved, target)
+        print(f"aiperf report: {len(saved.rows)} cell{'s' * (len(saved.rows) != 1)} saved to {target}")
+    if args.clear:
+        count = mode.clear()
+        print(f"aiperf report: history cleared ({count} cell{'s' * (count != 1)}).")
+        return None
+    table = mode.table(args.top or DEFAULT_TOP)
+    if not table.cells:
+        print("aiperf report: no profiled cells yet. %aiperf auto on times every cell from now on; "
+              "%%aiperf measures one cell fully.")
+        return None
+    return CellTableView(table)
+
+
+def _save_target(path: str) -> Path:
+    target = Path(path).expanduser()
+    if target.suffix.lower() not in (".html", ".htm", ".json"):
+        raise UsageError(f"--save needs a file name ending in .html or .json, not {path!r}")
+    if target.is_dir():
+        raise UsageError(f"--save needs a file name, and {path!r} is a folder")
+    return target
+
+
+def _write(table: CellTable, target: Path) -> None:
+    from .render.auto_report import render_table_document
+
+    text = table.to_json(indent=1) if target.suffix.lower() == ".json" else render_table_document(table)
+    try:
+        target.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"could not save the report to {str(target)!r}: {exc.strerror or exc}") from None
+
+
+class CellTableView:
+    """What ``%aiperf report`` returns: shows as widgets, HTML or text; ``.table`` holds the data."""
+
+    def __init__(self, table: CellTable) -> None:
+        self.table = table
+
+    @property
+    def records(self) -> list[CellRecord]:
+        return self.table.rows
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        from .render.auto_report import render_table_text
+
+        p.text("CellTableView(...)" if cycle else render_table_text(self.table))
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        from .render.auto_report import render_table_html, render_table_text
+
+        bundle: dict[str, Any] = {"text/plain": render_table_text(self.table),
+                                  "text/html": render_table_html(self.table)}
+        try:
+            from .render.widget_auto import auto_bundle, can_render_widgets
+
+            if can_render_widgets():
+                bundle = auto_bundle(self.table, bundle)
+        except Exception as exc:  # no ipywidgets/plotly, or an old front end: the static views stay
+            self.table.notes.append(f"interactive view unavailable: {type(exc).__name__}: {exc}")
+        return bundle
+
