@@ -31,6 +31,7 @@ INTERVAL_MS = 100.0
 DEFAULT_TOP = 10
 _AIPERF_LINE = re.compile(r"%aiperf(\s|$)")
 _EVENTS = ("pre_run_cell", "post_run_cell")
+_NO_RESULT: Any = object()  # shells older than IPython 7 call post_run_cell without a result
 
 
 class KeptProbe:
@@ -64,7 +65,7 @@ def default_probes() -> list[Any]:
 class _Pending:
     """What ``pre_run_cell`` learned about the cell now running."""
 
-    raw: str
+    raw: str | None  # None: the shell did not say (old IPython)
     execution_count: int | None
     reports_before: set[int] = field(default_factory=set)  # ids of the session's %%aiperf Reports
     run: CellRun | None = None
@@ -147,7 +148,7 @@ class AutoMode:
             self._nested += 1  # the cell called run_cell itself: the outer measurement covers it
             return
         try:
-            raw = getattr(info, "raw_cell", None) or ""
+            raw = getattr(info, "raw_cell", None) if info is not None else None
             pending = _Pending(raw=raw, execution_count=getattr(self.shell, "execution_count", None),
                                reports_before={id(r) for r in self.state.reports})
             self._pending = pending
@@ -156,7 +157,7 @@ class AutoMode:
             from .magic import _parent_cell_id
 
             cell_id = getattr(info, "cell_id", None) or _parent_cell_id(self.shell)
-            pending.run = CellRun(raw, user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
+            pending.run = CellRun(raw or "", user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
                                   execution_count=pending.execution_count, line_offset=0,
                                   options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False),
                                   probes=[KeptProbe(p) for p in self._probes])
@@ -167,7 +168,7 @@ class AutoMode:
                 self._pending.run.cancel()
                 self._pending.run = None
 
-    def post_run_cell(self, result: Any = None) -> None:
+    def post_run_cell(self, result: Any = _NO_RESULT) -> None:
         if self._nested:
             self._nested -= 1
             return
@@ -192,10 +193,12 @@ class AutoMode:
         if result is not None and getattr(result, "error_before_exec", None) is not None:
             run.cancel()  # it never ran (syntax error): IPython already said so
             return
+        # IPython passes None when the cell was interrupted before it could build a result.
         error = KeyboardInterrupt() if result is None else getattr(result, "error_in_exec", None)
         report = run.finish(error)
         report.execution_count = pending.execution_count
-        report.findings = list(self.scan(pending.raw, self.shell.user_ns))
+        if pending.raw:
+            report.findings = list(self.scan(pending.raw, self.shell.user_ns))
         scan_note = getattr(self.scan, "note", None)
         if scan_note:
             self._note(scan_note)
@@ -212,13 +215,15 @@ class AutoMode:
                 record.execution_count = pending.execution_count
                 self.history.add(record)
 
-    def _skip(self, raw: str) -> bool:
+    def _skip(self, raw: str | None) -> bool:
         """Cells aiperf measures fully or that are aiperf's own commands, and empty cells."""
         from .magic import split_magic_cell
 
         magics = getattr(self.shell, "_aiperf_magics", None)
         if magics is not None and magics.active is not None:
             return True
+        if raw is None:
+            return False
         if split_magic_cell(raw) is not None:
             return True
         lines = [ln.strip() for ln in raw.splitlines()]
@@ -336,10 +341,10 @@ def report_command(ctx: CommandContext, argv: list[str]) -> Any:
 
 def _save_target(path: str) -> Path:
     target = Path(path).expanduser()
-    if target.suffix.lower() not in (".html", ".htm", ".json"):
-        raise UsageError(f"--save needs a file name ending in .html or .json, not {path!r}")
     if target.is_dir():
         raise UsageError(f"--save needs a file name, and {path!r} is a folder")
+    if target.suffix.lower() not in (".html", ".htm", ".json"):
+        raise UsageError(f"--save needs a file name ending in .html or .json, not {path!r}")
     return target
 
 
