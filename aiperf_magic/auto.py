@@ -23,6 +23,7 @@ from IPython.core.error import UsageError
 
 from .auto_history import CellRecord, CellTable, History, rank
 from .auto_scan import StaticScan
+from .auto_ticker import TickedSampler, Ticker
 from .commands import CommandContext, SessionState
 from .run import CellRun, RunOptions
 
@@ -85,6 +86,7 @@ class AutoMode:
         self.notes: list[str] = []
         self._make_probes = probes
         self._probes: list[Any] = []
+        self._ticker: Ticker | None = None
         self._clock = clock
         self._echo = echo
         self._pending: _Pending | None = None
@@ -104,6 +106,8 @@ class AutoMode:
         if not getattr(self.scan, "available", True):
             self._note(getattr(self.scan, "note", None) or "static scan unavailable")
         self._start_probes()
+        self._ticker = Ticker(INTERVAL_MS / 1000.0)
+        self._ticker.start()
         for name in _EVENTS:
             self.shell.events.register(name, getattr(self, name))
         return True
@@ -116,6 +120,9 @@ class AutoMode:
         pending, self._pending, self._nested = self._pending, None, 0
         if pending is not None and pending.run is not None:
             pending.run.cancel()  # "%aiperf auto off" ran inside a measured cell
+        if self._ticker is not None:
+            self._ticker.close()
+            self._ticker = None
         for probe in self._probes:
             with contextlib.suppress(Exception):
                 probe.stop()
@@ -157,11 +164,14 @@ class AutoMode:
             from .magic import _parent_cell_id
 
             cell_id = getattr(info, "cell_id", None) or _parent_cell_id(self.shell)
-            pending.run = CellRun(raw or "", user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
-                                  execution_count=pending.execution_count, line_offset=0,
-                                  options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False),
-                                  probes=[KeptProbe(p) for p in self._probes])
-            pending.run.start()
+            probes = [KeptProbe(p) for p in self._probes]
+            run = CellRun(raw or "", user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
+                          execution_count=pending.execution_count, line_offset=0,
+                          options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False), probes=probes)
+            if self._ticker is not None:
+                run.sampler = TickedSampler(self._ticker, probes)  # no thread of its own per cell
+            pending.run = run
+            run.start()
         except Exception as exc:  # never break the user's cell
             self._echo(f"aiperf auto: this cell is not measured ({type(exc).__name__}: {exc})")
             if self._pending is not None and self._pending.run is not None:

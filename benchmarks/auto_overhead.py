@@ -1,0 +1,132 @@
+"""What does %aiperf auto cost? Two notebooks run under each mode, interleaved; medians and ratios.
+
+    python benchmarks/auto_overhead.py            # 7 repeats (~2 min on 2 cores)
+    python benchmarks/auto_overhead.py --quick    # 3 repeats, shorter slow cells
+
+Notebooks: 100 small cells (assignments, small comprehensions, function definitions, a print) and
+5 slow cells (Python loop, numpy matmul, pandas groupby, sleep, sorting). Modes: auto off; auto on
+without the static scan (the measurement alone); auto on (measurement and scan). Each repeat runs
+every mode once, in a shuffled order, cell by cell in a real IPython shell, timing each cell from
+outside (hooks included). Goal: ≤ 1.01× on slow cells, < 2 ms added per small cell.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+SMALL = [
+    "a{i} = {i}",
+    "b{i} = [x * x for x in range(50)]",
+    "def f{i}(x):\n    return x + {i}\n",
+    "c{i} = f{j}({i}) if 'f{j}' in dir() else {i}",
+    "d{i} = {{'k': {i}, 'v': str({i})}}\nd{i}['k'] += 1",
+    "e{i} = sum(range(200))",
+    "import math\ng{i} = math.sqrt({i} + 1)",
+    "print('cell {i}')",
+    "h{i} = sorted([3, 1, 2] * 10)",
+    "s{i} = ', '.join(str(x) for x in range(20))",
+]
+SLOW = {
+    "python loop": "total = 0\nfor i in range({n_loop}):\n    total += i * i % 7\n",
+    "numpy matmul": ("import numpy as np\nrng = np.random.default_rng(0)\nm = rng.random((700, 700))\n"
+                     "for _ in range({n_mm}):\n    m2 = m @ m\n"),
+    "pandas groupby": ("import numpy as np, pandas as pd\nrng = np.random.default_rng(0)\n"
+                       "df = pd.DataFrame({{'k': rng.integers(0, 1000, {n_rows}), 'v': rng.random({n_rows})}})\n"
+                       "for _ in range(4):\n    g = df.groupby('k')['v'].agg(['mean', 'std'])\n"),
+    "sleep": "import time\ntime.sleep({sleep})\n",
+    "sort": "import random\nrandom.seed(0)\nxs = [random.random() for _ in range({n_sort})]\nys = sorted(xs)\n",
+}
+SIZES = {"full": dict(n_loop=3_000_000, n_mm=12, n_rows=1_000_000, sleep=0.5, n_sort=1_000_000),
+         "quick": dict(n_loop=1_000_000, n_mm=4, n_rows=300_000, sleep=0.2, n_sort=300_000)}
+
+
+def small_notebook() -> list[str]:
+    return [SMALL[i % len(SMALL)].format(i=i, j=max(0, i - 1)) for i in range(100)]
+
+
+def slow_notebook(size: str) -> list[str]:
+    return [template.format(**SIZES[size]) for template in SLOW.values()]
+
+
+def run_notebook(shell, cells: list[str]) -> list[float]:
+    from IPython.utils.capture import capture_output
+
+    times = []
+    with capture_output():
+        for code in cells:
+            t0 = time.perf_counter()
+            result = shell.run_cell(code, store_history=True)
+            times.append(time.perf_counter() - t0)
+            if not result.success:
+                raise RuntimeError(f"benchmark cell failed: {result.error_in_exec or result.error_before_exec}")
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=None)
+    parser.add_argument("--verbose", action="store_true", help="print every repeat")
+    args = parser.parse_args()
+    from IPython.testing.globalipapp import get_ipython
+
+    from aiperf_magic.auto import AutoMode
+
+    shell = get_ipython()
+    shell.run_line_magic("load_ext", "aiperf_magic")
+    state = shell._aiperf_magics.state
+    silent = AutoMode(shell, state, echo=lambda line: None)  # notes would only add printing time
+    bare = AutoMode(shell, state, echo=lambda line: None, scan=lambda source, namespace=None: [])
+    modes = {"off": None, "on, no scan": bare, "on": silent}
+    repeat = args.repeat or (3 if args.quick else 7)
+    notebooks = {"100 small cells": small_notebook(), "5 slow cells": slow_notebook("quick" if args.quick else "full")}
+    for cells in notebooks.values():
+        run_notebook(shell, cells)  # warm-up: imports, caches, the rule engine
+    silent.on()
+    run_notebook(shell, notebooks["100 small cells"])
+    silent.close()
+
+    totals: dict[tuple[str, str], list[float]] = {(nb, m): [] for nb in notebooks for m in modes}
+    rng = random.Random(1)
+    for _ in range(repeat):
+        for nb, cells in notebooks.items():
+            order = list(modes)
+            rng.shuffle(order)
+            for m in order:
+                mode = modes[m]
+                if mode is not None:
+                    mode.on(threshold_s=1.0)
+                try:
+                    totals[nb, m].append(sum(run_notebook(shell, cells)))
+                finally:
+                    if mode is not None:
+                        mode.close()
+
+    scan_state = "rule engine loaded" if getattr(silent.scan, "available", False) else "no rule engine"
+    print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians of notebook totals; "
+          f"{scan_state}; sampling every 100 ms")
+    print(f"{'notebook':<18}" + "".join(f"{m:>24}" for m in modes))
+    for nb, cells in notebooks.items():
+        off = statistics.median(totals[nb, "off"])
+        row = []
+        for m in modes:
+            med = statistics.median(totals[nb, m])
+            extra = (med - off) / len(cells) * 1e3
+            row.append(f"{med:7.3f} s {med / off:6.3f}x" + (f" {extra:+5.2f} ms" if m != "off" else " " * 9))
+        print(f"{nb:<18}" + "".join(f"{c:>24}" for c in row))
+    print("(ms: added per cell, median notebook total on minus off, divided by its cells)")
+    if args.verbose:
+        for key, values in totals.items():
+            print(key, [round(v, 3) for v in values])
+
+
+if __name__ == "__main__":
+    main()
