@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import re
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -36,19 +37,34 @@ _NO_RESULT: Any = object()  # shells older than IPython 7 call post_run_cell wit
 
 
 class KeptProbe:
-    """A probe started once for the whole auto session; each cell's sampler only reads it."""
+    """A probe opened once for the whole auto session; each cell's sampler only reads it.
 
-    def __init__(self, probe: Any) -> None:
+    ``ticker_only`` probes are read by the ticker thread alone, never by the closing reading that
+    the sampler takes on the cell's own thread: an NVML read can take milliseconds (its PCIe counter
+    measures over ~20 ms), which a small cell must not pay. A cell shorter than one interval then
+    has no GPU reading.
+    """
+
+    def __init__(self, probe: Any, *, ticker_only: bool = False) -> None:
         self.probe = probe
+        self.ticker_only = ticker_only
 
     @property
     def notes(self) -> list[str]:
         return list(getattr(self.probe, "notes", []))
 
+    def open(self) -> None:
+        self.probe.start()
+
+    def close(self) -> None:
+        self.probe.stop()
+
     def start(self) -> None:
         pass
 
     def sample(self, row: dict[str, Any]) -> None:
+        if self.ticker_only and threading.current_thread() is threading.main_thread():
+            return
         self.probe.sample(row)
 
     def stop(self) -> None:
@@ -59,7 +75,7 @@ def default_probes() -> list[Any]:
     from .probes.gpu import GpuProbe
     from .probes.host import HostProbe
 
-    return [HostProbe(), GpuProbe()]
+    return [KeptProbe(HostProbe()), KeptProbe(GpuProbe(), ticker_only=True)]
 
 
 @dataclass
@@ -85,7 +101,7 @@ class AutoMode:
         self.scan = scan if scan is not None else StaticScan()
         self.notes: list[str] = []
         self._make_probes = probes
-        self._probes: list[Any] = []
+        self._probes: list[KeptProbe] = []
         self._ticker: Ticker | None = None
         self._clock = clock
         self._echo = echo
@@ -125,18 +141,19 @@ class AutoMode:
             self._ticker = None
         for probe in self._probes:
             with contextlib.suppress(Exception):
-                probe.stop()
+                probe.close()
         self._probes = []
 
     off = close
 
     def _start_probes(self) -> None:
         self._probes = []
-        for probe in self._make_probes():
+        for made in self._make_probes():
+            probe = made if isinstance(made, KeptProbe) else KeptProbe(made)
             try:
-                probe.start()
+                probe.open()
             except Exception as exc:
-                self._note(f"{type(probe).__name__} off: {type(exc).__name__}: {exc}")
+                self._note(f"{type(probe.probe).__name__} off: {type(exc).__name__}: {exc}")
                 continue
             self._probes.append(probe)
         for probe in self._probes:
@@ -164,7 +181,7 @@ class AutoMode:
             from .magic import _parent_cell_id
 
             cell_id = getattr(info, "cell_id", None) or _parent_cell_id(self.shell)
-            probes = [KeptProbe(p) for p in self._probes]
+            probes: list[Any] = list(self._probes)
             run = CellRun(raw or "", user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
                           execution_count=pending.execution_count, line_offset=0,
                           options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False), probes=probes)

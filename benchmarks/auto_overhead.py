@@ -13,6 +13,7 @@ outside (hooks included). Goal: ≤ 1.01× on slow cells, < 2 ms added per small
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -39,10 +40,12 @@ SLOW = {
     "numpy matmul": ("import numpy as np\nrng = np.random.default_rng(0)\nm = rng.random((700, 700))\n"
                      "for _ in range({n_mm}):\n    m2 = m @ m\n"),
     "pandas groupby": ("import numpy as np, pandas as pd\nrng = np.random.default_rng(0)\n"
-                       "df = pd.DataFrame({{'k': rng.integers(0, 1000, {n_rows}), 'v': rng.random({n_rows})}})\n"
+                       "df = pd.DataFrame({{'k': rng.integers(0, 1000, {n_rows}),\n"
+                       "                   'v': rng.random({n_rows})}})\n"
                        "for _ in range(4):\n    g = df.groupby('k')['v'].agg(['mean', 'std'])\n"),
     "sleep": "import time\ntime.sleep({sleep})\n",
-    "sort": "import random\nrandom.seed(0)\nxs = [random.random() for _ in range({n_sort})]\nys = sorted(xs)\n",
+    "sort": ("import random\nrandom.seed(0)\nxs = [random.random() for _ in range({n_sort})]\n"
+             "ys = sorted(xs)\n"),
 }
 SIZES = {"full": dict(n_loop=3_000_000, n_mm=12, n_rows=1_000_000, sleep=0.5, n_sort=1_000_000),
          "quick": dict(n_loop=1_000_000, n_mm=4, n_rows=300_000, sleep=0.2, n_sort=300_000)}
@@ -66,7 +69,8 @@ def run_notebook(shell, cells: list[str]) -> list[float]:
             result = shell.run_cell(code, store_history=True)
             times.append(time.perf_counter() - t0)
             if not result.success:
-                raise RuntimeError(f"benchmark cell failed: {result.error_in_exec or result.error_before_exec}")
+                error = result.error_in_exec or result.error_before_exec
+                raise RuntimeError(f"benchmark cell failed: {error}")
     return times
 
 
@@ -87,14 +91,15 @@ def main() -> None:
     bare = AutoMode(shell, state, echo=lambda line: None, scan=lambda source, namespace=None: [])
     modes = {"off": None, "on, no scan": bare, "on": silent}
     repeat = args.repeat or (3 if args.quick else 7)
-    notebooks = {"100 small cells": small_notebook(), "5 slow cells": slow_notebook("quick" if args.quick else "full")}
+    notebooks = {"100 small cells": small_notebook(),
+                 "5 slow cells": slow_notebook("quick" if args.quick else "full")}
     for cells in notebooks.values():
         run_notebook(shell, cells)  # warm-up: imports, caches, the rule engine
     silent.on()
     run_notebook(shell, notebooks["100 small cells"])
     silent.close()
 
-    totals: dict[tuple[str, str], list[float]] = {(nb, m): [] for nb in notebooks for m in modes}
+    times: dict[tuple[str, str], list[list[float]]] = {(nb, m): [] for nb in notebooks for m in modes}
     rng = random.Random(1)
     for _ in range(repeat):
         for nb, cells in notebooks.items():
@@ -105,27 +110,42 @@ def main() -> None:
                 if mode is not None:
                     mode.on(threshold_s=1.0)
                 try:
-                    totals[nb, m].append(sum(run_notebook(shell, cells)))
+                    times[nb, m].append(run_notebook(shell, cells))
                 finally:
                     if mode is not None:
                         mode.close()
+    report(times, notebooks, list(modes), repeat, getattr(silent.scan, "available", False), args.verbose)
 
-    scan_state = "rule engine loaded" if getattr(silent.scan, "available", False) else "no rule engine"
-    print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians of notebook totals; "
-          f"{scan_state}; sampling every 100 ms")
-    print(f"{'notebook':<18}" + "".join(f"{m:>24}" for m in modes))
+
+def report(times: dict[tuple[str, str], list[list[float]]], notebooks: dict[str, list[str]], modes: list[str],
+           repeat: int, engine: bool, verbose: bool) -> None:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs, load average {load:.1f}; "
+          f"{repeat} interleaved repeats; {'rule engine loaded' if engine else 'no rule engine'}; "
+          "sampling every 100 ms")
+    print(f"{'notebook':<17}{'mode':<13}{'total':>9}{'ratio':>8}{'added/cell':>12}{'median cell':>13}"
+          f"{'added':>10}")
     for nb, cells in notebooks.items():
-        off = statistics.median(totals[nb, "off"])
-        row = []
+        off_total = statistics.median(sum(r) for r in times[nb, "off"])
+        off_cell = statistics.median(t for r in times[nb, "off"] for t in r)
         for m in modes:
-            med = statistics.median(totals[nb, m])
-            extra = (med - off) / len(cells) * 1e3
-            row.append(f"{med:7.3f} s {med / off:6.3f}x" + (f" {extra:+5.2f} ms" if m != "off" else " " * 9))
-        print(f"{nb:<18}" + "".join(f"{c:>24}" for c in row))
-    print("(ms: added per cell, median notebook total on minus off, divided by its cells)")
-    if args.verbose:
-        for key, values in totals.items():
-            print(key, [round(v, 3) for v in values])
+            total = statistics.median(sum(r) for r in times[nb, m])
+            cell = statistics.median(t for r in times[nb, m] for t in r)
+            added = "" if m == "off" else f"{(total - off_total) / len(cells) * 1e3:+8.2f} ms"
+            added_cell = "" if m == "off" else f"{(cell - off_cell) * 1e3:+7.2f} ms"
+            print(f"{nb:<17}{m:<13}{total:8.3f}s{total / off_total:7.3f}x{added:>12}{cell * 1e3:10.2f} ms"
+                  f"{added_cell:>10}")
+    slow = list(notebooks)[1]
+    for m in modes[1:]:
+        ratios = [statistics.median(r[i] for r in times[slow, m])
+                  / statistics.median(r[i] for r in times[slow, "off"]) for i in range(len(notebooks[slow]))]
+        each = ", ".join(f"{name} {ratio:.3f}x" for name, ratio in zip(SLOW, ratios, strict=True))
+        print(f"slow cells, {m}: {each}; geometric mean {statistics.geometric_mean(ratios):.3f}x")
+    print("total: median over repeats of the notebook's summed cell times; added/cell: (total on - total off)"
+          " / cells; median cell: median of every cell time of every repeat")
+    if verbose:
+        for key, runs in times.items():
+            print(key, [round(sum(r), 3) for r in runs])
 
 
 if __name__ == "__main__":

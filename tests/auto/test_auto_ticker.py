@@ -69,3 +69,20 @@ def test_a_short_cell_still_gets_one_reading():
     finally:
         ticker.close()
     assert probe.count == 1 and len(samples) == 1
+
+
+def test_ticker_only_probes_are_never_read_on_the_cells_thread():
+    import threading
+
+    from aiperf_magic.auto import KeptProbe
+
+    gpu = KeptProbe(CountingProbe(), ticker_only=True)
+    host = KeptProbe(CountingProbe())
+    row: dict = {}
+    gpu.sample(row)
+    host.sample(row)
+    assert (gpu.probe.count, host.probe.count) == (0, 1)
+    reader = threading.Thread(target=gpu.sample, args=(row,))
+    reader.start()
+    reader.join()
+    assert gpu.probe.count == 1
