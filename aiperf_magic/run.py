@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType, TracebackType
-from typing import Any, Callable
+from typing import Any
 
 from .hotspots import LineSampler
 from .probes.base import Probe

@@ -43,3 +43,19 @@ def pytest_addoption(parser):
 @pytest.fixture
 def update_goldens(request) -> bool:
     return bool(request.config.getoption("--update-goldens"))
+
+
+def _cuda_available() -> bool:
+    try:
+        import torch
+    except ImportError:
+        return False
+    return bool(torch.cuda.is_available())
+
+
+def pytest_collection_modifyitems(config, items):
+    gpu_items = [item for item in items if "gpu" in item.keywords]
+    if gpu_items and not _cuda_available():
+        skip = pytest.mark.skip(reason="needs a CUDA GPU with torch")
+        for item in gpu_items:
+            item.add_marker(skip)

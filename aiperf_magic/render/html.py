@@ -84,7 +84,7 @@ def _sparklines(samples: Samples, width: int = 360, height: int = 40) -> str:
     span = samples.t[-1] - samples.t[0] or 1.0
     lines = []
     for values, colour in ((samples.cpu_percent, "#2563eb"), (samples.rss_bytes, "#16a34a")):
-        points = [(t, v) for t, v in zip(samples.t, values) if v is not None]
+        points = [(t, v) for t, v in zip(samples.t, values, strict=False) if v is not None]
         top = max((v for _, v in points), default=0) or 1
         coords = " ".join(f"{(t - samples.t[0]) / span * width:.1f},{height - v / top * (height - 2):.1f}"
                           for t, v in points)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 from IPython.utils.capture import capture_output
 
 from aiperf_magic.report import Report

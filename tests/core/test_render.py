@@ -2,7 +2,15 @@ from pathlib import Path
 
 from aiperf_magic.render import render_html, render_text
 from aiperf_magic.report import (
-    ColumnProfile, ErrorInfo, Finding, Fix, FrameProfile, Hotspot, Report, Samples, Verdict,
+    ColumnProfile,
+    ErrorInfo,
+    Finding,
+    Fix,
+    FrameProfile,
+    Hotspot,
+    Report,
+    Samples,
+    Verdict,
 )
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -19,7 +27,8 @@ def sample_report() -> Report:
         hotspots=[Hotspot(line=3, seconds=2.0, share=0.8, callee="DataFrame.iterrows", samples=100,
                           text="total += row['a']")],
         findings=[Finding(code="AIP301", message="Row loop over a DataFrame", line=2,
-                          fix=Fix(title="Replace with a column expression", safety="safe", source="total = df['a'].sum()\n",
+                          fix=Fix(title="Replace with a column expression", safety="safe",
+                                  source="total = df['a'].sum()\n",
                                   diff="-for\n+total"), fixable=True)],
         verdict=Verdict(code="AIP907", title="CPU-bound, one core", sentence="One core was busy 99% of the time."),
         frames=[FrameProfile(name="df", rows=1000, memory_bytes=8000,

@@ -1,6 +1,16 @@
 from aiperf_magic.report import (
-    ColumnProfile, Comparison, ErrorInfo, Finding, Fix, FrameProfile, GpuInfo, GpuSeries, Hotspot, Report,
-    Samples, Verdict,
+    ColumnProfile,
+    Comparison,
+    ErrorInfo,
+    Finding,
+    Fix,
+    FrameProfile,
+    GpuInfo,
+    GpuSeries,
+    Hotspot,
+    Report,
+    Samples,
+    Verdict,
 )
 
 

@@ -76,7 +76,8 @@ def test_thread_samples_in_background_and_stops():
 
 def test_a_probe_that_raises_is_noted_and_does_not_stop_others():
     class Broken:
-        notes: list = []
+        def __init__(self):
+            self.notes = []
 
         def start(self):
             raise RuntimeError("no counters here")
