@@ -41,8 +41,9 @@ class KeptProbe:
 
     ``ticker_only`` probes are read by the ticker thread alone, never by the closing reading that
     the sampler takes on the cell's own thread: an NVML read can take milliseconds (its PCIe counter
-    measures over ~20 ms), which a small cell must not pay. A cell shorter than one interval then
-    has no GPU reading.
+    measures over ~20 ms), which a small cell must not pay, and the host counters add nothing to
+    what the record keeps of a short cell (its peak RSS comes from the kernel's high-water mark).
+    A cell shorter than one interval has no GPU reading.
     """
 
     def __init__(self, probe: Any, *, ticker_only: bool = False) -> None:
@@ -75,7 +76,7 @@ def default_probes() -> list[Any]:
     from .probes.gpu import GpuProbe
     from .probes.host import HostProbe
 
-    return [KeptProbe(HostProbe()), KeptProbe(GpuProbe(), ticker_only=True)]
+    return [KeptProbe(HostProbe(), ticker_only=True), KeptProbe(GpuProbe(), ticker_only=True)]
 
 
 @dataclass
