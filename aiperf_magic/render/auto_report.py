@@ -16,9 +16,12 @@ HEADERS = ("#", "cell", "cell id", "wall", "CPU", "peak mem", "GPU", "verdict", 
 TEXT_FIRST_LINE = 44
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"
-    "border:1px solid var(--jp-border-color2,#ddd);border-radius:6px;padding:8px 12px;max-width:1100px"
+    "border:1px solid var(--jp-border-color2,#ddd);border-radius:6px;padding:8px 12px;max-width:1100px;"
+    "overflow-x:auto"
 )
 _CELL = "padding:2px 8px;text-align:left;vertical-align:top;border-bottom:1px solid #eee"
+# The columns before "verdict" hold short values: each stays on one line; a verdict gets some room.
+_WIDTH = {**dict.fromkeys(range(7), ";white-space:nowrap"), 7: ";min-width:12em"}
 _WALL, _CPU = "#f97316", "#2563eb"
 
 
@@ -31,9 +34,8 @@ def row_values(rank: int, record: CellRecord) -> list[str]:
     if record.gpu_util_mean is not None:
         gpu = f"{record.gpu_util_mean:.0f}% (max {record.gpu_util_max or 0:.0f}%)"
     verdict = " ".join(v for v in (record.verdict_code, record.verdict_title) if v) or "–"
-    findings = " ".join(record.finding_codes) or "–"
-    if record.error:
-        findings += f" · raised {record.error.split(':', 1)[0]}"
+    findings = " ".join([*record.finding_codes, *([f"raised {record.error.split(':', 1)[0]}"]
+                                                 if record.error else [])]) or "–"
     return [str(rank), cell, short_id(record.cell_id), fmt.seconds(record.wall_s),
             f"{fmt.seconds(record.cpu_s)} ({record.cores_used:.1f} cores)", fmt.size(record.peak_rss_bytes),
             gpu, verdict, findings, record.first_line]
@@ -113,7 +115,8 @@ def render_table_html(table: CellTable, chart: bool = True) -> str:
             items = "".join(f"<li><b>{escape(f.code)}</b>{escape(f' line {f.line}' if f.line else '')}: "
                             f"{escape(f.message)}</li>" for f in record.findings)
             values[8] = f"<details><summary>{values[8]}</summary><ul>{items}</ul></details>"
-        body.append("<tr>" + "".join(f'<td style="{_CELL}">{values[c]}</td>' for c in shown) + "</tr>")
+        body.append("<tr>" + "".join(f'<td style="{_CELL}{_WIDTH.get(c, "")}">{values[c]}</td>' for c in shown)
+                    + "</tr>")
     parts.append(f'<table style="border-collapse:collapse"><tr>{head}</tr>{"".join(body)}</table>')
     if table.notes:
         notes = "".join(f"<li>{escape(n)}</li>" for n in table.notes)
@@ -151,7 +154,8 @@ def bar_chart_svg(table: CellTable, width: int = 640, bar: int = 14) -> str:
             f"<title>{escape(f'wall {fmt.seconds(r.wall_s)}, CPU {fmt.seconds(r.cpu_s)}')}</title></rect>"
             f'<rect x="{label_w}" y="{y + bar / 3:.1f}" width="{r.cpu_s * scale:.1f}" height="{bar / 3:.1f}" '
             f'fill="{_CPU}"/>'
-            f'<text x="{label_w + max(1.0, r.wall_s * scale) + 4:.1f}" y="{y + bar - 3}" font-size="11">'
+            f'<text x="{label_w + max(1.0, r.wall_s * scale, r.cpu_s * scale) + 4:.1f}" y="{y + bar - 3}" '
+            'font-size="11">'
             f"{escape(fmt.seconds(r.wall_s))}</text>"
         )
     legend = (f'<div style="font-size:11px;color:#666"><span style="color:{_WALL}">■</span> wall time '
