@@ -116,6 +116,32 @@ def main() -> None:
                     if mode is not None:
                         mode.close()
     report(times, notebooks, list(modes), repeat, getattr(silent.scan, "available", False), args.verbose)
+    tick_cost()
+
+
+def tick_cost(reads: int = 30) -> None:
+    """The sampling share of a long cell: one reading of every probe, against the 100 ms interval."""
+    from aiperf_magic.auto import INTERVAL_MS, default_probes
+
+    probes = default_probes()
+    for probe in probes:
+        probe.open()
+    try:
+        costs = []
+        for _ in range(reads):
+            row: dict = {}
+            t0 = time.perf_counter()
+            for probe in probes:
+                probe.probe.sample(row)
+            costs.append(time.perf_counter() - t0)
+            time.sleep(INTERVAL_MS / 1000)  # NVML is read at most once per interval, as in a cell
+    finally:
+        for probe in probes:
+            probe.close()
+    cost = statistics.median(costs)
+    gpu = "with" if row.get("gpus") else "without"
+    print(f"one reading of the probes ({gpu} a GPU): median {cost * 1e6:.0f} µs = "
+          f"{cost / (INTERVAL_MS / 1000) * 100:.2f}% of a long cell at one reading per {INTERVAL_MS:.0f} ms")
 
 
 def report(times: dict[tuple[str, str], list[list[tuple[float, float]]]], notebooks: dict[str, list[str]],
