@@ -86,3 +86,16 @@ def test_ticker_only_probes_are_never_read_on_the_cells_thread():
     reader.start()
     reader.join()
     assert gpu.probe.count == 1
+
+
+def test_host_counters_are_sampled_only_where_the_peak_rss_cannot_be_reset(monkeypatch):
+    import os
+
+    from aiperf_magic import auto
+
+    names = lambda: [type(p.probe).__name__ for p in auto.default_probes()]  # noqa: E731
+    monkeypatch.setattr(os, "access", lambda path, mode: True)
+    assert names() == ["GpuProbe"]
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert names() == ["GpuProbe", "HostProbe"]
+    assert all(p.ticker_only for p in auto.default_probes())
