@@ -1,0 +1,183 @@
+"""``analyze``: a cell's source in, :class:`~aiperf_magic.report.Finding` objects out.
+
+One parse, one traversal (:mod:`.facts`), then every selected rule queries the facts. Positions
+are computed only when something was found, and mapped back to the user's own lines.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ..report import Finding
+from .facts import Collector, Facts
+from .ipython_syntax import PYTHON_CELL_MAGICS, PythonSource, cell_magic, to_python
+from .names import Names
+from .registry import Rule, code_selected, selected
+from .suppress import is_suppressed
+from .symbols import Symbol
+
+PARSE_ERROR = "AIP000"
+_RECURSION_HEADROOM = 20_000  # libcst's visitors recurse once per nesting level
+
+
+@dataclass
+class Context:
+    """What earlier cells of a notebook taught about names, for the cells after them."""
+
+    imports: dict[str, str] = field(default_factory=dict)
+    symbols: dict[str, Symbol] = field(default_factory=dict)
+    functions: dict[str, str] = field(default_factory=dict)  # name -> "cpu" | "io" | "other"
+    flags: set[str] = field(default_factory=set)  # "cuda", "compile", "autocast"
+
+
+def analyze(
+    source: str,
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    context: Context | None = None,
+) -> list[Finding]:
+    """Static findings for one cell (or file), sorted by position.
+
+    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). ``namespace`` is
+    the live namespace of ``%%aiperf`` (objects there tell what a name holds). ``context`` carries
+    names imported and defined by earlier cells of a notebook; it is updated with this cell's.
+    A cell that starts with ``%%time``/``%%timeit``/``%%aiperf`` is analysed on its body (lines
+    still count from the magic line); other cell magics (``%%bash``...) are not Python: no findings.
+    """
+    offset = 0
+    magic = cell_magic(source)
+    if magic is not None:
+        if magic[0] not in PYTHON_CELL_MAGICS:
+            return []
+        offset = len(source) - len(source.lstrip("\n")) + 1  # blank lines, then the magic line
+        source = magic[1]
+    rules = [r for r in selected(select, ignore) if not r.runtime]
+    py = to_python(source)
+    if offset:
+        py = PythonSource(py.text, py.lines, py.exact, offset)
+    try:
+        module = cst.parse_module(py.text)
+    except cst.ParserSyntaxError as exc:
+        if not code_selected(PARSE_ERROR, select, ignore):
+            return []
+        line, col = py.position(exc.raw_line, exc.raw_column)
+        return [
+            Finding(
+                code=PARSE_ERROR,
+                name="syntax-error",
+                message=_syntax_message(py.text, exc),
+                line=line,
+                col=col,
+                end_line=line,
+                end_col=col,
+            )
+        ]
+    with _recursion_headroom():
+        try:
+            facts = _collect(module, namespace, context)
+            hits = [(r, hit) for r in rules if r.check is not None for hit in r.check(facts)]
+        except RecursionError:
+            return [
+                Finding(
+                    code=PARSE_ERROR,
+                    name="syntax-error",
+                    line=1,
+                    col=1,
+                    message="The code nests too deeply to be analysed.",
+                )
+            ]
+        findings = _findings(module, py, hits, source) if hits else []
+    if context is not None:
+        _remember(context, facts)
+    return findings
+
+
+def _collect(module: cst.Module, namespace: Mapping[str, Any] | None, context: Context | None) -> Facts:
+    names = Names(
+        earlier=dict(context.imports) if context else {},
+        namespace=dict(namespace) if namespace is not None else None,
+    )
+    collector = Collector(module, names, dict(context.symbols) if context else {})
+    if context is not None:
+        collector.facts.earlier_functions = dict(context.functions)
+        collector.facts.earlier_flags = set(context.flags)
+    module.visit(collector)
+    return collector.facts
+
+
+def _findings(
+    module: cst.Module, py: PythonSource, hits: list[tuple[Rule, Any]], source: str
+) -> list[Finding]:
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    user_lines = source.splitlines()
+    out: dict[tuple[str, int, int], Finding] = {}
+    for rule, hit in hits:
+        node, message = hit if isinstance(hit, tuple) else (hit, rule.message)
+        rng = positions.get(node)
+        if rng is None:
+            continue
+        line, col = py.position(rng.start.line, rng.start.column)
+        end_line, end_col = py.position(rng.end.line, rng.end.column)
+        if end_line == line and end_col < col:
+            end_col = col
+        if is_suppressed(user_lines, line - py.offset, end_line - py.offset, rule.code):
+            continue
+        out.setdefault(
+            (rule.code, line, col),
+            Finding(
+                code=rule.code,
+                name=rule.name,
+                message=message,
+                line=line,
+                col=col,
+                end_line=end_line,
+                end_col=end_col,
+                fixable=rule.fixable,
+            ),
+        )
+    return sorted(out.values(), key=lambda f: (f.line or 0, f.col or 0, f.code))
+
+
+def _remember(context: Context, facts: Facts) -> None:
+    from .work import function_work  # what each function does, for AIP401 in later cells
+
+    context.imports.update(facts.names.local)
+    context.symbols.update(facts.symbols)
+    for name, scope in facts.functions.items():
+        context.functions[name] = function_work(facts, scope)
+    context.flags |= facts_flags(facts)
+
+
+def facts_flags(facts: Facts) -> set[str]:
+    from .work import cell_flags
+
+    return cell_flags(facts)
+
+
+def _syntax_message(text: str, exc: cst.ParserSyntaxError) -> str:
+    """Python's own wording when it has one (clearer than the grammar's), else libcst's."""
+    try:
+        compile(text, "<cell>", "exec", flags=0x2000, dont_inherit=True)  # PyCF_ALLOW_TOP_LEVEL_AWAIT
+    except SyntaxError as err:
+        return f"Syntax error: {err.msg}"
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return f"Syntax error: {exc.message}"
+
+
+class _recursion_headroom:
+    def __enter__(self) -> None:
+        self.old = sys.getrecursionlimit()
+        if self.old < _RECURSION_HEADROOM:
+            sys.setrecursionlimit(_RECURSION_HEADROOM)
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setrecursionlimit(self.old)

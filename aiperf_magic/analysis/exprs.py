@@ -1,0 +1,134 @@
+"""Small questions about expressions that several rules ask."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+_ARITH = (
+    cst.Add,
+    cst.Subtract,
+    cst.Multiply,
+    cst.Divide,
+    cst.FloorDivide,
+    cst.Modulo,
+    cst.Power,
+    cst.MatrixMultiply,
+    cst.LeftShift,
+    cst.RightShift,
+)
+# Element-wise maths functions with a NumPy ufunc twin.
+MATH_FUNCS = frozenset(
+    [
+        "sqrt",
+        "exp",
+        "log",
+        "log2",
+        "log10",
+        "sin",
+        "cos",
+        "tan",
+        "tanh",
+        "fabs",
+        "floor",
+        "ceil",
+        "pow",
+        "abs",
+        "round",
+        "hypot",
+        "atan2",
+        "sigmoid",
+    ]
+)
+
+
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """Pre-order walk that does not enter nested functions or lambdas (they run elsewhere)."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current is not node and isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        stack.extend(reversed(current.children))
+
+
+def names_used(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in walk(node) if isinstance(n, cst.Name)}
+
+
+def is_arithmetic(node: cst.CSTNode) -> bool:
+    """True when ``node`` computes numbers: ``x * 2``, ``-x``, ``math.sqrt(x)``, ``a[i] + b[i]``."""
+    for sub in walk(node):
+        if (
+            isinstance(sub, cst.BinaryOperation)
+            and isinstance(sub.operator, _ARITH)
+            and not _is_string_format(sub)
+        ):
+            return True
+        if (
+            isinstance(sub, cst.UnaryOperation)
+            and isinstance(sub.operator, cst.Minus)
+            and not isinstance(sub.expression, (cst.Integer, cst.Float))
+        ):
+            return True
+        if isinstance(sub, cst.Call):
+            name = dotted_name(sub.func)
+            if name and name.rsplit(".", 1)[-1] in MATH_FUNCS:
+                return True
+    return False
+
+
+def _is_string_format(node: cst.BinaryOperation) -> bool:
+    """``"%d" % x`` and ``"a" + s`` are string work, not arithmetic."""
+    return isinstance(node.left, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+
+def dotted_name(node: cst.CSTNode) -> str | None:
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if not isinstance(node, cst.Name):
+        return None
+    parts.append(node.value)
+    return ".".join(reversed(parts))
+
+
+def same_ref(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Both are the same plain reference (``x``, ``self.buf``)."""
+    da, db = dotted_name(a), dotted_name(b)
+    return da is not None and da == db
+
+
+def int_value(node: cst.CSTNode | None) -> int | None:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.evaluated_value)
+        except ValueError:
+            return None
+    return None
+
+
+def is_true(node: cst.CSTNode | None) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def looks_like_device(node: cst.BaseExpression) -> bool:
+    """An argument of ``.to(...)`` that names an accelerator rather than a dtype or the CPU."""
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return isinstance(text, str) and text.startswith(("cuda", "mps", "xpu"))
+    if isinstance(node, cst.Call):
+        name = dotted_name(node.func) or ""
+        return name.endswith("device") and bool(node.args) and looks_like_device(node.args[0].value)
+    name = (dotted_name(node) or "").lower()
+    if (
+        not name
+        or "dtype" in name
+        or name.startswith(("torch.float", "torch.int", "torch.bfloat", "torch.half"))
+    ):
+        return False
+    leaf = name.rsplit(".", 1)[-1]
+    return "dev" in leaf or "cuda" in leaf or "gpu" in leaf or leaf in ("rank", "local_rank")
