@@ -68,12 +68,13 @@ def analyze(
     except cst.ParserSyntaxError as exc:
         if not code_selected(PARSE_ERROR, select, ignore):
             return []
-        line, col = py.position(exc.raw_line, exc.raw_column)
+        message, where = _syntax_error(py.text, exc)
+        line, col = py.position(*where)
         return [
             Finding(
                 code=PARSE_ERROR,
                 name="syntax-error",
-                message=_syntax_message(py.text, exc),
+                message=message,
                 line=line,
                 col=col,
                 end_line=line,
@@ -162,15 +163,16 @@ def facts_flags(facts: Facts) -> set[str]:
     return cell_flags(facts)
 
 
-def _syntax_message(text: str, exc: cst.ParserSyntaxError) -> str:
-    """Python's own wording when it has one (clearer than the grammar's), else libcst's."""
+def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[str, tuple[int, int]]:
+    """Python's own wording and place when it has one (clearer than the grammar's), else libcst's."""
     try:
         compile(text, "<cell>", "exec", flags=0x2000, dont_inherit=True)  # PyCF_ALLOW_TOP_LEVEL_AWAIT
     except SyntaxError as err:
-        return f"Syntax error: {err.msg}"
+        if err.lineno:
+            return f"Syntax error: {err.msg}", (err.lineno, max((err.offset or 1) - 1, 0))
     except (ValueError, RecursionError, MemoryError):
         pass
-    return f"Syntax error: {exc.message}"
+    return f"Syntax error: {exc.message}", (exc.raw_line, exc.raw_column)
 
 
 class _recursion_headroom:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from .exprs import looks_like_device
 from .names import dotted, type_names
 
 if TYPE_CHECKING:
@@ -28,6 +29,7 @@ class Symbol:
     tiny: bool = False  # a small frame for display (``df.head()``, a literal frame)
     obj: Any = None  # the live object, when known from the namespace
     low_precision: bool = False  # a model already cast to half/bfloat16
+    gpu: bool = False  # a model or tensor moved to an accelerator (``.cuda()``, ``.to(device)``)
 
 
 LOADERS = frozenset({"torch.utils.data.DataLoader"})
@@ -171,7 +173,10 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
             isinstance(a.value, cst.Attribute) and a.value.attr.value in ("float16", "bfloat16", "half")
             for a in call.args
         )
-        return replace(base, low_precision=base.low_precision or low)
+        gpu = method == "cuda" or (
+            method == "to" and bool(call.args) and looks_like_device(call.args[0].value)
+        )
+        return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
     if base is not None and base.kind == "frame":
         if method in _FRAME_METHODS:
             return replace(base, node=call)

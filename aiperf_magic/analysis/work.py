@@ -123,7 +123,7 @@ def is_move(call: Call) -> bool:
 
 
 def cell_flags(facts: Facts) -> set[str]:
-    """Facts about the whole cell: "cuda" (it targets a GPU), "compile", "autocast"."""
+    """Facts about the whole cell: "cuda" (targets a GPU), "compile", "autocast", "train"."""
     flags = set(facts.earlier_flags)
     if any(s.startswith("cuda") for s in facts.strings):
         flags.add("cuda")
@@ -134,4 +134,6 @@ def cell_flags(facts: Facts) -> set[str]:
             flags.add("compile")
         if call.qname in AUTOCASTS:
             flags.add("autocast")
+        if call.method == "backward":
+            flags.add("train")
     return flags

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
@@ -264,16 +264,10 @@ def _follow_ups(facts: Facts, name: str) -> tuple[bool, bool]:
         while isinstance(root, (cst.Attribute, cst.Subscript)):
             root = root.value
         if isinstance(root, cst.Name) and root.value == name:
-            cast = cast or call.method == "astype"
             select = select or (call.method == "drop" and call.kwarg("columns") is not None)
-        if (
-            call.qname in ("pandas.to_numeric", "pandas.to_datetime")
-            and call.node.args
-            and name in names_used(call.node.args[0].value)
-        ):
-            cast = True
     for assign in facts.assigns:
         value = assign.value
+        cast = cast or _recast(assign.targets, value, name)
         if (
             isinstance(value, cst.Subscript)
             and isinstance(value.value, cst.Name)
@@ -352,3 +346,25 @@ def read_without_dtype(facts: Facts) -> Iterator[Hit]:
                     "afterwards: declare them in the read"
                 ),
             )
+
+
+def _recast(targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | None, name: str) -> bool:
+    """``df["c"] = df["c"].astype(..)``, ``df = df.astype(..)``, ``df["c"] = pd.to_numeric(df["c"])``:
+    a column (or the frame) replaced by a narrower copy of itself."""
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value == "astype":
+        source: cst.BaseExpression = value.func.value
+    elif value.args and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("to_numeric", "to_datetime"):
+        source = value.args[0].value
+    else:
+        return False
+    root = source
+    while isinstance(root, (cst.Attribute, cst.Subscript)):
+        root = root.value
+    if not (isinstance(root, cst.Name) and root.value == name):
+        return False
+    return any(_EMPTY.code_for_node(t) == _EMPTY.code_for_node(source) for t in targets)
+
+
+_EMPTY = cst.Module(body=[])

@@ -201,7 +201,8 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
     Flags a loop that runs a model for inference (no `.backward()` in the loop or its scope)
     when the notebook never compiles or exports it: no `torch.compile`, `torch.jit.trace`,
     `torch.jit.script` or `torch.onnx.export`. A model that is already an `OptimizedModule` or
-    a `ScriptModule` in the namespace is not flagged.
+    a `ScriptModule` in the namespace is not flagged, nor is validation inside a notebook that
+    trains (it calls `.backward()`).
 
     ## Why is this bad?
     Eager PyTorch dispatches every operation from Python and runs each as its own kernel.
@@ -234,7 +235,8 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 4.4 ("inference without jit.trace or ONNX acceleration").
     - PyTorch: `torch.compile` tutorial; `torch.jit.trace`; `torch.onnx.export`.
     """
-    if "compile" in cell_flags(facts):
+    flags = cell_flags(facts)
+    if "compile" in flags or "train" in flags:  # a training notebook: compile advice is for training
         return
     seen: set[int] = set()
     for call in facts.calls:

@@ -9,7 +9,7 @@ import libcst as cst
 from ..exprs import dotted_name, names_used
 from ..facts import Facts, Loop
 from ..registry import Hit, rule
-from ..work import AUTOCASTS, cell_flags
+from ..work import AUTOCASTS, is_move
 
 _REPLACEMENT = {"autocast": '`torch.autocast("cuda", ...)`', "GradScaler": '`torch.amp.GradScaler("cuda")`'}
 
@@ -75,6 +75,18 @@ def training_loops(facts: Facts) -> list[Loop]:
     return out
 
 
+def on_gpu(facts: Facts, loop: Loop) -> bool:
+    """The loop moves its data to a GPU, or calls a model that was moved there."""
+    for call in loop.calls:
+        if is_move(call):
+            return True
+        if isinstance(call.node.func, cst.Name):
+            sym = facts.symbol(call.node.func)
+            if sym is not None and sym.kind == "model" and sym.gpu:
+                return True
+    return False
+
+
 def _autocast_covers(facts: Facts, loop: Loop) -> bool:
     if any(w in AUTOCASTS for w in loop.withs):
         return True
@@ -129,10 +141,10 @@ def no_mixed_precision(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 1 ("mixed precision not enabled").
     - PyTorch: "Automatic Mixed Precision examples".
     """
-    if "cuda" not in cell_flags(facts) or "autocast" in facts.earlier_flags:
+    if "autocast" in facts.earlier_flags:
         return
     for loop in training_loops(facts):
-        if not _autocast_covers(facts, loop):
+        if on_gpu(facts, loop) and not _autocast_covers(facts, loop):
             yield loop.node
 
 
@@ -197,9 +209,9 @@ def sync_every_step(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 4.1 ("every operation may trigger an implicit synchronisation").
     - PyTorch: CUDA semantics, "Asynchronous execution".
     """
-    if "cuda" not in cell_flags(facts):
-        return
     for loop in training_loops(facts):
+        if not on_gpu(facts, loop):
+            continue
         tensors = _tensor_names(loop)
         for call in loop.calls:
             if call.guarded:

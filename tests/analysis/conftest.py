@@ -1,0 +1,19 @@
+from __future__ import annotations
+
+
+import pytest
+
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite tests/fixtures/rules/*.txt from the analyzer's current output",
+    )
+
+
+@pytest.fixture
+def update_goldens(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-goldens", default=False))
