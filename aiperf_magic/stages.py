@@ -26,4 +26,6 @@ class Stage(Protocol):
 
 def default_stages() -> list[Stage]:
     """The stages every ``%%aiperf`` cell runs, in order."""
-    return []
+    from .analysis.stage import AnalysisStage  # lazy: libcst loads on the first %%aiperf, not at load_ext
+
+    return [AnalysisStage()]
