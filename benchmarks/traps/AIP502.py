@@ -1,0 +1,23 @@
+"""AIP502: an MLP's inference loop with autograd on vs under torch.inference_mode()."""
+
+import torch
+from _timing import compare, report
+
+torch.manual_seed(0)
+model = torch.nn.Sequential(*[torch.nn.Sequential(torch.nn.Linear(512, 512), torch.nn.ReLU()) for _ in range(6)])
+model.eval()
+batches = [torch.randn(64, 512) for _ in range(50)]
+
+
+def with_grad() -> list:
+    return [model(b).argmax(1) for b in batches]
+
+
+def inference() -> list:
+    with torch.inference_mode():
+        return [model(b).argmax(1) for b in batches]
+
+
+slow, fast = compare(with_grad, inference, repeat=7)
+device = "cuda" if torch.cuda.is_available() else "cpu"
+report("AIP502", f"50 batches through a 6-layer MLP on the {device}", "autograd on", "inference_mode", slow, fast)
