@@ -184,8 +184,9 @@ class Comparison:
 class Report:
     """Everything aiperf learned about one cell run."""
 
-    source: str
+    source: str  # the cell body, without the magic line
     cell_id: str | None = None
+    magic_line: str = "%%aiperf"  # the cell's first line as the user wrote it (kept by Apply)
     execution_count: int | None = None
     started_at: float = 0.0  # Unix time
     wall_s: float = 0.0
@@ -211,6 +212,10 @@ class Report:
     def cores_used(self) -> float:
         """Average number of CPU cores the process kept busy."""
         return self.cpu_s / self.wall_s if self.wall_s > 0 else 0.0
+
+    def cell_line(self, body_line: int) -> int:
+        """The line number the user sees in the notebook cell (the magic line is line 1)."""
+        return body_line + 1 if self.magic_line else body_line
 
     def finding(self, code: str) -> Finding | None:
         return next((f for f in self.findings if f.code == code), None)
