@@ -80,11 +80,7 @@ def _lint(args: argparse.Namespace) -> int:
     items: list[Any] = []
     errors: list[ReadError] = []
     for entry in iter_files(args.paths):
-        result = (
-            entry
-            if isinstance(entry, ReadError)
-            else lint_path(entry, select=args.select, ignore=args.ignore)
-        )
+        result = entry if isinstance(entry, ReadError) else lint_path(entry, select=args.select, ignore=args.ignore)
         if isinstance(result, ReadError):
             errors.append(result)
         else:

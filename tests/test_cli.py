@@ -17,26 +17,38 @@ KEYS = {"path", "cell", "line", "col", "end_line", "end_col", "code", "name", "m
 
 
 def notebook(*cells: tuple[str, str]) -> str:
-    return json.dumps({
-        "nbformat": 4, "nbformat_minor": 5, "metadata": {},
-        "cells": [{"cell_type": kind, "metadata": {}, "source": src.splitlines(keepends=True),
-                   **({"outputs": [], "execution_count": None} if kind == "code" else {})}
-                  for kind, src in cells],
-    })
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {},
+            "cells": [
+                {
+                    "cell_type": kind,
+                    "metadata": {},
+                    "source": src.splitlines(keepends=True),
+                    **({"outputs": [], "execution_count": None} if kind == "code" else {}),
+                }
+                for kind, src in cells
+            ],
+        }
+    )
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     (tmp_path / "slow.py").write_text(SLOW_PY)
     (tmp_path / "clean.py").write_text("import numpy as np\nx = np.arange(10) ** 2\n")
-    (tmp_path / "nb.ipynb").write_text(notebook(
-        ("markdown", "# Training\nDataLoader(ds)"),
-        ("code", "!pip list\nimport pandas as pd\nfrom torch.utils.data import DataLoader"),
-        ("code", "%%bash\necho DataLoader"),
-        ("code", "%%time\ndl = DataLoader(ds, batch_size=4)\n"),
-        ("code", "def broken(:\n"),
-        ("code", "df = pd.read_csv('a.csv')\nfor _, r in df.iterrows():\n    total += r['x']"),
-    ))
+    (tmp_path / "nb.ipynb").write_text(
+        notebook(
+            ("markdown", "# Training\nDataLoader(ds)"),
+            ("code", "!pip list\nimport pandas as pd\nfrom torch.utils.data import DataLoader"),
+            ("code", "%%bash\necho DataLoader"),
+            ("code", "%%time\ndl = DataLoader(ds, batch_size=4)\n"),
+            ("code", "def broken(:\n"),
+            ("code", "df = pd.read_csv('a.csv')\nfor _, r in df.iterrows():\n    total += r['x']"),
+        )
+    )
     sub = tmp_path / "pkg" / ".ipynb_checkpoints"
     sub.mkdir(parents=True)
     (sub / "nb-checkpoint.ipynb").write_text(notebook(("code", SLOW_PY)))
@@ -101,8 +113,7 @@ def test_sarif(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert rule_ids[res["AIP301"]["ruleIndex"]] == "AIP301"
 
 
-def test_read_errors_exit_2_and_other_files_still_checked(tmp_path: Path,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_read_errors_exit_2_and_other_files_still_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "bad.ipynb").write_text("{not json")
     (tmp_path / "latin.py").write_bytes(b"x = '\xe9'\n")
     (tmp_path / "empty.py").write_text("")
@@ -128,8 +139,9 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
     capsys.readouterr()
 
 
-def test_fix_flags_without_fixes_module_say_so(project: Path, capsys: pytest.CaptureFixture[str],
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+def test_fix_flags_without_fixes_module_say_so(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setitem(sys.modules, "aiperf_magic.fixes.files", None)  # as if not installed
     assert main(["lint", "--diff", str(project / "slow.py")]) == 2
     assert "fixes are not available" in capsys.readouterr().err
@@ -145,8 +157,13 @@ def test_rules_and_explain_commands(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_python_dash_m_entry_point(project: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "aiperf_magic", "lint", "--format", "json", str(project / "slow.py")],
-                         capture_output=True, text=True, cwd=ROOT, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "aiperf_magic", "lint", "--format", "json", str(project / "slow.py")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert out.returncode == 1
     assert json.loads(out.stdout)[0]["code"] == "AIP101"
 

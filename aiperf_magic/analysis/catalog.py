@@ -25,9 +25,7 @@ class RuleTable:
         for r in self.rules:
             fix = "yes" if r.fixable else ("run" if r.runtime else " - ")
             rows.append(f"{r.code:<7} {r.name:<{width}}  {fix}  {r.message}")
-        rows.append(
-            "fix: yes = a rewrite is proposed; run = found at run time by %%aiperf, not by the linter."
-        )
+        rows.append("fix: yes = a rewrite is proposed; run = found at run time by %%aiperf, not by the linter.")
         rows.append("Details: %aiperf explain CODE (aiperf explain CODE on the command line).")
         return "\n".join(rows)
 
@@ -94,8 +92,7 @@ def explain(code: str) -> RuleDoc:
     hint = f" Did you mean {', '.join(near)}?" if near else ""
     return RuleDoc(
         None,
-        f"Unknown rule code {code!r}.{hint} `%aiperf rules` lists all codes ({next(iter(rules))}"
-        f"-{list(rules)[-1]}).",
+        f"Unknown rule code {code!r}.{hint} `%aiperf rules` lists all codes ({next(iter(rules))}-{list(rules)[-1]}).",
     )
 
 

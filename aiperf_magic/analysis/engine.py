@@ -114,9 +114,7 @@ def _collect(module: cst.Module, namespace: Mapping[str, Any] | None, context: C
     return collector.facts
 
 
-def _findings(
-    module: cst.Module, py: PythonSource, hits: list[tuple[Rule, Any]], source: str
-) -> list[Finding]:
+def _findings(module: cst.Module, py: PythonSource, hits: list[tuple[Rule, Any]], source: str) -> list[Finding]:
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     user_lines = source.splitlines()
     out: dict[tuple[str, int, int], Finding] = {}

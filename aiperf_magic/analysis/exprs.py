@@ -61,11 +61,7 @@ def names_used(node: cst.CSTNode) -> set[str]:
 def is_arithmetic(node: cst.CSTNode) -> bool:
     """True when ``node`` computes numbers: ``x * 2``, ``-x``, ``math.sqrt(x)``, ``a[i] + b[i]``."""
     for sub in walk(node):
-        if (
-            isinstance(sub, cst.BinaryOperation)
-            and isinstance(sub.operator, _ARITH)
-            and not _is_string_format(sub)
-        ):
+        if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, _ARITH) and not _is_string_format(sub):
             return True
         if (
             isinstance(sub, cst.UnaryOperation)
@@ -124,11 +120,7 @@ def looks_like_device(node: cst.BaseExpression) -> bool:
         name = dotted_name(node.func) or ""
         return name.endswith("device") and bool(node.args) and looks_like_device(node.args[0].value)
     name = (dotted_name(node) or "").lower()
-    if (
-        not name
-        or "dtype" in name
-        or name.startswith(("torch.float", "torch.int", "torch.bfloat", "torch.half"))
-    ):
+    if not name or "dtype" in name or name.startswith(("torch.float", "torch.int", "torch.bfloat", "torch.half")):
         return False
     leaf = name.rsplit(".", 1)[-1]
     return "dev" in leaf or "cuda" in leaf or "gpu" in leaf or leaf in ("rank", "local_rank")

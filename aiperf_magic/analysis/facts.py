@@ -174,9 +174,7 @@ class Collector(cst.CSTVisitor):
 
     # --- loops ------------------------------------------------------------------------------
     def _push(self, node: LoopNode, kind: str, targets: frozenset[str], it: Any) -> Loop:
-        loop = Loop(
-            node, kind, self.scope, self.loops[-1] if self.loops else None, targets, it, tuple(self.withs)
-        )
+        loop = Loop(node, kind, self.scope, self.loops[-1] if self.loops else None, targets, it, tuple(self.withs))
         self.loops.append(loop)
         self.facts.loops.append(loop)
         return loop

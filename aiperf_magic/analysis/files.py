@@ -87,17 +87,12 @@ def lint_path(path: Path, *, select: Any = None, ignore: Any = None) -> list[Loc
     return [Located(str(path), None, f) for f in analyze(text, select=select, ignore=ignore)]
 
 
-def lint_cells(
-    path: str, cells: list[tuple[str, str]], *, select: Any = None, ignore: Any = None
-) -> list[Located]:
+def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, ignore: Any = None) -> list[Located]:
     context = Context()
     out: list[Located] = []
     for index, (kind, source) in enumerate(cells):
         if kind == "code":
-            out.extend(
-                Located(path, index, f)
-                for f in analyze(source, select=select, ignore=ignore, context=context)
-            )
+            out.extend(Located(path, index, f) for f in analyze(source, select=select, ignore=ignore, context=context))
     return out
 
 

@@ -45,8 +45,7 @@ def render_text(items: list[Located]) -> str:
         fixable = sum(i.finding.fixable for i in items)
         noun = "finding" if len(items) == 1 else "findings"
         lines.append(
-            f"Found {len(items)} {noun} ({fixable} with a proposed fix: "
-            "`%aiperf fix` or `aiperf lint --fix`)."
+            f"Found {len(items)} {noun} ({fixable} with a proposed fix: `%aiperf fix` or `aiperf lint --fix`)."
         )
         lines.append("Explain a code with `aiperf explain CODE` (or `%aiperf explain CODE` in a notebook).")
     else:

@@ -131,9 +131,7 @@ def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
     if isinstance(expr, (cst.List, cst.Tuple)):
         elements = [e.value for e in expr.elements]
         kind = "list" if isinstance(expr, cst.List) else "tuple"
-        return Symbol(
-            kind, expr, numeric=bool(elements) and all(map(is_number, elements)), size=len(elements)
-        )
+        return Symbol(kind, expr, numeric=bool(elements) and all(map(is_number, elements)), size=len(elements))
     if isinstance(expr, cst.ListComp):
         from .exprs import is_arithmetic  # local: exprs imports nothing of ours, but keep cycles out
 
@@ -173,9 +171,7 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
             isinstance(a.value, cst.Attribute) and a.value.attr.value in ("float16", "bfloat16", "half")
             for a in call.args
         )
-        gpu = method == "cuda" or (
-            method == "to" and bool(call.args) and looks_like_device(call.args[0].value)
-        )
+        gpu = method == "cuda" or (method == "to" and bool(call.args) and looks_like_device(call.args[0].value))
         return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
     if base is not None and base.kind == "frame":
         if method in _FRAME_METHODS:

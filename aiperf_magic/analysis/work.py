@@ -52,9 +52,7 @@ _IO_METHODS = frozenset(
         "sleep",
     ]
 )
-AUTOCASTS = frozenset(
-    {"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast"}
-)
+AUTOCASTS = frozenset({"torch.autocast", "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast"})
 _EXPORTERS = frozenset(
     {
         "torch.onnx.export",
@@ -76,10 +74,7 @@ def is_io_call(facts: Facts, call: Call) -> bool:
     if call.qname in NETWORK_CALLS or call.qname == "builtins.open" or is_network_call(facts, call):
         return True
     return (
-        bool(
-            call.qname
-            and call.qname.startswith(("requests.", "httpx.", "aiohttp.", "socket.", "boto3.", "urllib."))
-        )
+        bool(call.qname and call.qname.startswith(("requests.", "httpx.", "aiohttp.", "socket.", "boto3.", "urllib.")))
         or call.method in _IO_METHODS
     )
 

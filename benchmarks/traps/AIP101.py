@@ -30,4 +30,11 @@ def epoch(workers: int) -> None:
 
 WORKERS = min(2, os.cpu_count() or 1)
 slow, fast = compare(lambda: epoch(0), lambda: epoch(WORKERS), repeat=3)
-report("AIP101", "one epoch of 256 samples with a 16 ms step per batch", "num_workers=0", f"num_workers={WORKERS}", slow, fast)
+report(
+    "AIP101",
+    "one epoch of 256 samples with a 16 ms step per batch",
+    "num_workers=0",
+    f"num_workers={WORKERS}",
+    slow,
+    fast,
+)

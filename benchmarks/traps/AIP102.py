@@ -1,7 +1,7 @@
 """AIP102: host-to-GPU copies of batches from pageable vs pinned memory with non_blocking=True."""
 
 import torch
-from _timing import compare, report, needs_cuda
+from _timing import compare, needs_cuda, report
 
 if needs_cuda("AIP102"):
     batches = [torch.randn(256, 3, 64, 64) for _ in range(32)]

@@ -41,5 +41,7 @@ def read_array() -> None:
 
 
 slow, fast = private_growth(read_objects), private_growth(read_array)
-print(f"AIP103: one worker reading {N:,} samples copies {slow:.1f} MiB (Python dicts) vs "
-      f"{fast:.1f} MiB (NumPy array); each extra worker copies as much again")
+print(
+    f"AIP103: one worker reading {N:,} samples copies {slow:.1f} MiB (Python dicts) vs "
+    f"{fast:.1f} MiB (NumPy array); each extra worker copies as much again"
+)

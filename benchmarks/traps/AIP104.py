@@ -33,6 +33,7 @@ def peak(fn) -> float:
 
 slow, fast = compare(with_readlines, streamed, repeat=5)
 report("AIP104", f"sum line lengths of {LINES:,} lines", "readlines()", "for line in fh", slow, fast)
-print(f"AIP104: peak Python memory {peak(with_readlines):.1f} MiB with readlines() vs "
-      f"{peak(streamed):.2f} MiB streamed")
+print(
+    f"AIP104: peak Python memory {peak(with_readlines):.1f} MiB with readlines() vs {peak(streamed):.2f} MiB streamed"
+)
 os.remove(path)

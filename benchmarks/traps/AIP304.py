@@ -11,10 +11,16 @@ ROWS = 200_000
 rng = np.random.default_rng(0)
 fd, path = tempfile.mkstemp(suffix=".csv")
 os.close(fd)
-pd.DataFrame({
-    "user": rng.integers(0, 10_000, ROWS), "amount": rng.random(ROWS), "note": ["some free text"] * ROWS,
-    "ts": ["2024-01-01 00:00:00"] * ROWS, "a": rng.random(ROWS), "b": rng.random(ROWS),
-}).to_csv(path, index=False)
+pd.DataFrame(
+    {
+        "user": rng.integers(0, 10_000, ROWS),
+        "amount": rng.random(ROWS),
+        "note": ["some free text"] * ROWS,
+        "ts": ["2024-01-01 00:00:00"] * ROWS,
+        "a": rng.random(ROWS),
+        "b": rng.random(ROWS),
+    }
+).to_csv(path, index=False)
 
 
 def read_then_cut() -> pd.DataFrame:

@@ -10,7 +10,7 @@ from _timing import compare, report
 
 
 class Slow(BaseHTTPRequestHandler):
-    def do_GET(self) -> None:  # noqa: N802 - the http.server API
+    def do_GET(self) -> None:  # the http.server API names it so
         time.sleep(0.02)  # the remote end's latency
         self.send_response(200)
         self.end_headers()

@@ -1,7 +1,7 @@
 """AIP501: torch.randn on the CPU then .cuda() every iteration vs torch.randn(..., device="cuda")."""
 
 import torch
-from _timing import compare, report, needs_cuda
+from _timing import compare, needs_cuda, report
 
 if needs_cuda("AIP501"):
     model = torch.nn.Linear(1000, 10).cuda()

@@ -11,5 +11,7 @@ with warnings.catch_warnings(record=True) as caught:
         with torch.cuda.amp.autocast(enabled=False):
             pass
 future = [w for w in caught if issubclass(w.category, FutureWarning)]
-print(f"AIP503: torch {torch.__version__}: 10 GradScaler + 10 autocast constructions raised "
-      f"{len(future)} FutureWarnings; first: {str(future[0].message)[:90] if future else 'none'}")
+print(
+    f"AIP503: torch {torch.__version__}: 10 GradScaler + 10 autocast constructions raised "
+    f"{len(future)} FutureWarnings; first: {str(future[0].message)[:90] if future else 'none'}"
+)

@@ -1,7 +1,7 @@
 """AIP504: training steps of an MLP in float32 vs under torch.autocast(bfloat16) on a CUDA GPU."""
 
 import torch
-from _timing import compare, report, needs_cuda
+from _timing import compare, needs_cuda, report
 
 if needs_cuda("AIP504"):
     model = torch.nn.Sequential(torch.nn.Linear(4096, 4096), torch.nn.ReLU(), torch.nn.Linear(4096, 4096)).cuda()

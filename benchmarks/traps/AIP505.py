@@ -1,7 +1,7 @@
 """AIP505: a small training loop reading loss.item() every step vs accumulating on the GPU."""
 
 import torch
-from _timing import compare, report, needs_cuda
+from _timing import compare, needs_cuda, report
 
 if needs_cuda("AIP505"):
     model = torch.nn.Sequential(torch.nn.Linear(256, 256), torch.nn.ReLU(), torch.nn.Linear(256, 1)).cuda()

@@ -8,8 +8,9 @@ from _timing import compare, report
 warnings.filterwarnings("ignore")
 torch.manual_seed(0)
 torch.set_num_threads(1)  # steady numbers on a shared machine; the overhead is per call anyway
-model = torch.nn.Sequential(*[torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.GELU(), torch.nn.LayerNorm(64))
-                              for _ in range(8)]).eval()
+model = torch.nn.Sequential(
+    *[torch.nn.Sequential(torch.nn.Linear(64, 64), torch.nn.GELU(), torch.nn.LayerNorm(64)) for _ in range(8)]
+).eval()
 example = torch.randn(1, 64)
 with torch.inference_mode():
     traced = torch.jit.freeze(torch.jit.trace(model, example))

@@ -7,8 +7,9 @@ import time
 from collections.abc import Callable
 
 
-def compare(slow: Callable[[], object], fast: Callable[[], object], *, repeat: int = 5,
-            warmup: int = 1) -> tuple[float, float]:
+def compare(
+    slow: Callable[[], object], fast: Callable[[], object], *, repeat: int = 5, warmup: int = 1
+) -> tuple[float, float]:
     """Median seconds of ``slow`` and ``fast``, run alternately so drift affects both alike."""
     for _ in range(warmup):
         slow()
@@ -26,8 +27,10 @@ def compare(slow: Callable[[], object], fast: Callable[[], object], *, repeat: i
 
 
 def report(code: str, what: str, slow_name: str, fast_name: str, slow_s: float, fast_s: float) -> None:
-    print(f"{code}: {what}: {slow_name} {_fmt(slow_s)}, {fast_name} {_fmt(fast_s)} "
-          f"-> {slow_s / fast_s:.1f}x faster (median of interleaved repeats)")
+    print(
+        f"{code}: {what}: {slow_name} {_fmt(slow_s)}, {fast_name} {_fmt(fast_s)} "
+        f"-> {slow_s / fast_s:.1f}x faster (median of interleaved repeats)"
+    )
 
 
 def _fmt(seconds: float) -> str:

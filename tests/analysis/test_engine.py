@@ -16,7 +16,13 @@ def test_finding_fields() -> None:
     (f,) = analyze("from torch.utils.data import DataLoader\ndl = DataLoader(ds)\n")
     assert isinstance(f, Finding)
     assert (f.code, f.name, f.line, f.col, f.end_line, f.end_col) == (
-        "AIP101", "dataloader-without-workers", 2, 6, 2, 20)
+        "AIP101",
+        "dataloader-without-workers",
+        2,
+        6,
+        2,
+        20,
+    )
     assert f.fixable is True and f.fix is None
 
 
@@ -111,8 +117,10 @@ def test_live_namespace_numeric_list_and_frame() -> None:
 
 
 def test_ipython_syntax_and_line_mapping() -> None:
-    cell = "!nvidia-smi\n%matplotlib inline\nfiles = !ls\nfrom torch.utils.data import DataLoader\n" \
-           "%time dl = DataLoader(ds)\nx = DataLoader(ds)\n"
+    cell = (
+        "!nvidia-smi\n%matplotlib inline\nfiles = !ls\nfrom torch.utils.data import DataLoader\n"
+        "%time dl = DataLoader(ds)\nx = DataLoader(ds)\n"
+    )
     (found,) = analyze(cell)  # code inside a line magic is a string argument: not analysed
     assert (found.code, found.line, found.col) == ("AIP101", 6, 5)
     cell = "%time a = \\\n    1\nfrom torch.utils.data import DataLoader\ndl = DataLoader(ds)\n"

@@ -12,8 +12,9 @@ from aiperf_magic.analysis import HEADINGS, all_rules, analyze
 from aiperf_magic.analysis.registry import RULES, parse_sections, rule
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
-ISSUE_CODES = {f"AIP{n}" for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 303, 304, 401, 402,
-                                   501, 502, 503, 504, 505, 506)}
+ISSUE_CODES = {
+    f"AIP{n}" for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 303, 304, 401, 402, 501, 502, 503, 504, 505, 506)
+}
 FIXABLE = ISSUE_CODES - {"AIP103", "AIP303"}
 
 
@@ -68,8 +69,15 @@ def test_parse_sections_splits_on_headings() -> None:
 def test_import_stays_light() -> None:
     import subprocess
 
-    code = ("import sys, aiperf_magic.analysis as a; a.analyze('import torch\\nx = 1\\n'); "
-            "print(sorted(m for m in ('torch', 'pandas', 'numpy', 'IPython') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         cwd=Path(__file__).resolve().parents[2])
+    code = (
+        "import sys, aiperf_magic.analysis as a; a.analyze('import torch\\nx = 1\\n'); "
+        "print(sorted(m for m in ('torch', 'pandas', 'numpy', 'IPython') if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert out.stdout.strip() == "[]"

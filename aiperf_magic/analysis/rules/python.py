@@ -73,7 +73,8 @@ def python_loop_arithmetic(facts: Facts) -> Iterator[Hit]:
     ## Why is this bad?
     Each element costs a trip through the interpreter: a boxed number, a bytecode dispatch per
     operator, a list append. A NumPy expression runs the same loop in C over a packed buffer.
-    Squaring a million numbers, the list comprehension took ⟨AIP201⟩
+    Squaring a million numbers, the list comprehension took 53 ms and `np_array ** 2` 0.6 ms:
+    88x (`benchmarks/traps/AIP201.py`).
 
     ## Example
     ```python
@@ -151,8 +152,8 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
 
     ## Why is this bad?
     A list lookup compares `x` with every element until it finds it: n lookups into n elements
-    is n² work. A set or dict hashes `x` once. For 10,000 lookups into 10,000 items,
-    ⟨AIP202⟩
+    is n² work. A set or dict hashes `x` once. For 10,000 lookups into 10,000 items, the list
+    took 464 ms and the set 0.6 ms: 760x (`benchmarks/traps/AIP202.py`).
 
     ## Example
     ```python
@@ -225,8 +226,9 @@ def growing_array_in_loop(facts: Facts) -> Iterator[Hit]:
     ## Why is this bad?
     Arrays, tensors and frames are fixed-size blocks: "appending" allocates a new block and
     copies every element so far, so n appends copy n²/2 elements. Collecting the pieces in a
-    list and joining once copies each element once. Building 2,000 rows one by one,
-    ⟨AIP203⟩
+    list and joining once copies each element once. Building a 2,000-row frame with
+    `pd.concat` per row took 337 ms; collecting the rows and building the frame once took
+    1.1 ms: 316x (`benchmarks/traps/AIP203.py`).
 
     ## Example
     ```python

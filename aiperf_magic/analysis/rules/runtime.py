@@ -26,8 +26,9 @@ def memory_heavy_dtypes(facts: Facts) -> Iterator[Hit]:  # pragma: no cover - ru
     ## Why is this bad?
     pandas defaults to 64-bit numbers and Python string objects. Halving the width halves the
     memory and the bytes each column operation streams through the cache; a category column
-    stores each distinct string once plus small integer codes. On a 1,000,000-row frame,
-    ⟨AIP303⟩
+    stores each distinct string once plus small integer codes. A 1,000,000-row frame (a
+    float, a small integer and a 40-value string column) took 79.2 MiB with default dtypes and
+    5.7 MiB as float32/int8/category: 13.8x smaller (`benchmarks/traps/AIP303.py`).
 
     ## Example
     ```python

@@ -29,7 +29,8 @@ def deprecated_cuda_amp(facts: Facts) -> Iterator[Hit]:
     ## Why is this bad?
     Since PyTorch 2.4 both warn on every construction (`FutureWarning`) and will be removed.
     The device-generic `torch.autocast("cuda", dtype=...)` also lets the dtype be chosen:
-    `bfloat16` needs no `GradScaler` at all on Ampere and newer GPUs. ⟨AIP503⟩
+    `bfloat16` needs no `GradScaler` at all on Ampere and newer GPUs. With torch 2.13, 10
+    constructions of each raised 20 `FutureWarning`s (`benchmarks/traps/AIP503.py`).
     This is hygiene more than speed: the deprecated spelling is not itself slower.
 
     ## Example
@@ -111,7 +112,9 @@ def no_mixed_precision(facts: Facts) -> Iterator[Hit]:
     ## Why is this bad?
     Matrix multiplications and convolutions in float32 skip the tensor cores that do most of a
     modern GPU's arithmetic; `autocast` runs them in float16/bfloat16 (and keeps reductions in
-    float32), typically 2-3x faster with half the activation memory. ⟨AIP504⟩
+    float32), with half the activation memory.
+    `benchmarks/traps/AIP504.py` measures it on a CUDA GPU; the machine these docs were measured on
+    has none, so no number is quoted yet (run the script on yours).
 
     ## Example
     ```python
@@ -153,9 +156,7 @@ _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
 
 def _tensor_names(loop: Loop) -> set[str]:
     """Names holding tensors in a training loop: the loss and whatever a call produced."""
-    names = {
-        c.receiver.value for c in loop.calls if c.method == "backward" and isinstance(c.receiver, cst.Name)
-    }
+    names = {c.receiver.value for c in loop.calls if c.method == "backward" and isinstance(c.receiver, cst.Name)}
     for assign in loop.assigns:
         if isinstance(assign.value, cst.Call) and assign.value.func is not None:
             func = dotted_name(assign.value.func) or ""
@@ -181,7 +182,9 @@ def sync_every_step(facts: Facts) -> Iterator[Hit]:
     ## Why is this bad?
     GPU work is queued asynchronously; reading a value on the host forces Python to wait until
     everything queued so far has finished. The CPU can then no longer run ahead preparing the
-    next step, so the GPU idles between steps. ⟨AIP505⟩
+    next step, so the GPU idles between steps.
+    `benchmarks/traps/AIP505.py` measures it on a CUDA GPU; the machine these docs were measured on
+    has none, so no number is quoted yet (run the script on yours).
 
     ## Example
     ```python
