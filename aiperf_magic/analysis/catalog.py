@@ -141,3 +141,16 @@ def markdown_html(doc: str) -> str:
     if in_list:
         out.append("</ul>")
     return "".join(out)
+
+
+def markdown_catalog() -> str:
+    """The catalog section of ``docs/rules.md``: a table, then every rule's documentation."""
+    rows = ["| code | name | fix | message |", "|---|---|---|---|"]
+    for r in all_rules().values():
+        fix = "yes" if r.fixable else ("runtime" if r.runtime else "")
+        rows.append(f"| [{r.code}](#{r.code.lower()}) | `{r.name}` | {fix} | {r.message.replace('|', '/')} |")
+    parts = ["\n".join(rows)]
+    for r in all_rules().values():
+        doc = r.doc.replace("\n## ", "\n#### ").removeprefix("## ")
+        parts.append(f"### {r.code}\n\n`{r.name}` — {r.message}\n\n#### {doc}")
+    return "\n\n".join(parts) + "\n"

@@ -13,6 +13,7 @@ from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
 
 from ..report import Finding
 from .facts import Collector, Facts
@@ -110,12 +111,12 @@ def _collect(module: cst.Module, namespace: Mapping[str, Any] | None, context: C
     if context is not None:
         collector.facts.earlier_functions = dict(context.functions)
         collector.facts.earlier_flags = set(context.flags)
-    module.visit(collector)
+    collector.walk(module)
     return collector.facts
 
 
 def _findings(module: cst.Module, py: PythonSource, hits: list[tuple[Rule, Any]], source: str) -> list[Finding]:
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = node_positions(module)
     user_lines = source.splitlines()
     out: dict[tuple[str, int, int], Finding] = {}
     for rule, hit in hits:
@@ -143,6 +144,23 @@ def _findings(module: cst.Module, py: PythonSource, hits: list[tuple[Rule, Any]]
             ),
         )
     return sorted(out.values(), key=lambda f: (f.line or 0, f.col or 0, f.code))
+
+
+def node_positions(module: cst.Module) -> Mapping[cst.CSTNode, Any]:
+    """Syntactic positions of every node, from one code-generation pass.
+
+    ``MetadataWrapper.resolve(PositionProvider)`` gives the same result but first runs a full
+    batched visit even when no batchable provider is asked for, doubling the cost.
+    """
+    try:
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+        )
+        module._codegen(state)
+        return provider._computed
+    except (AttributeError, TypeError):  # libcst internals moved: take the public, slower road
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 
 
 def _remember(context: Context, facts: Facts) -> None:

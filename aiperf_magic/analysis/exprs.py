@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import libcst as cst
+
+from .tree import walk
 
 _ARITH = (
     cst.Add,
@@ -41,17 +41,6 @@ MATH_FUNCS = frozenset(
         "sigmoid",
     ]
 )
-
-
-def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """Pre-order walk that does not enter nested functions or lambdas (they run elsewhere)."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if current is not node and isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            continue
-        stack.extend(reversed(current.children))
 
 
 def names_used(node: cst.CSTNode) -> set[str]:

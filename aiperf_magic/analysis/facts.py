@@ -16,6 +16,7 @@ import libcst as cst
 
 from .names import Names, dotted
 from .symbols import Symbol, infer_symbol, live_symbol
+from .tree import FastVisitor, children
 
 DEPRECATED_AMP = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.GradScaler"})
 
@@ -138,10 +139,10 @@ def _names_in(node: cst.CSTNode) -> frozenset[str]:
 def _has_modulo(node: cst.CSTNode) -> bool:
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
         return True
-    return any(_has_modulo(child) for child in node.children)
+    return any(_has_modulo(child) for child in children(node))
 
 
-class Collector(cst.CSTVisitor):
+class Collector(FastVisitor):
     """Gathers :class:`Facts` in one pass over the module."""
 
     def __init__(self, module: cst.Module, names: Names, symbols: dict[str, Symbol]) -> None:
@@ -154,7 +155,7 @@ class Collector(cst.CSTVisitor):
     # --- scopes -----------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         for dec in node.decorators:
-            dec.visit(self)
+            self.walk(dec)
         deco = [self._callee_name(d.decorator) for d in node.decorators]
         scope = Scope(node=node, name=node.name.value, parent=self.scope)
         scope.no_grad = any(q in ("torch.no_grad", "torch.inference_mode") for q in deco)
@@ -162,7 +163,7 @@ class Collector(cst.CSTVisitor):
         self.facts.symbols[node.name.value] = Symbol("function", node)
         outer = (self.scope, self.loops, self.withs, self.guards)
         self.scope, self.loops, self.withs, self.guards = scope, [], [], 0
-        node.body.visit(self)
+        self.walk(node.body)
         self.scope, self.loops, self.withs, self.guards = outer
         return False
 
@@ -180,13 +181,13 @@ class Collector(cst.CSTVisitor):
         return loop
 
     def visit_For(self, node: cst.For) -> bool:
-        node.target.visit(self)
-        node.iter.visit(self)
+        self.walk(node.target)
+        self.walk(node.iter)
         self._push(node, "for", _names_in(node.target), node.iter)
-        node.body.visit(self)
+        self.walk(node.body)
         self.loops.pop()
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.walk(node.orelse)
         return False
 
     def visit_While(self, node: cst.While) -> bool:
@@ -202,20 +203,20 @@ class Collector(cst.CSTVisitor):
         while comp is not None:
             targets |= _names_in(comp.target)
             comp = comp.inner_for_in
-        node.for_in.iter.visit(self)  # the first iterable is evaluated once, outside the loop
+        self.walk(node.for_in.iter)  # the first iterable is evaluated once, outside the loop
         self._push(node, "comp", frozenset(targets), node.for_in.iter)
         if isinstance(node, cst.DictComp):
-            node.key.visit(self)
-            node.value.visit(self)
+            self.walk(node.key)
+            self.walk(node.value)
         else:
-            node.elt.visit(self)
+            self.walk(node.elt)
         comp = node.for_in
         first = True
         while comp is not None:
             if not first:
-                comp.iter.visit(self)
+                self.walk(comp.iter)
             for cond in comp.ifs:
-                cond.visit(self)
+                self.walk(cond)
             first = False
             comp = comp.inner_for_in
         self.loops.pop()
@@ -230,25 +231,25 @@ class Collector(cst.CSTVisitor):
     def visit_With(self, node: cst.With) -> bool:
         pushed = 0
         for item in node.items:
-            item.visit(self)
+            self.walk(item)
             self.withs.append(self._callee_name(item.item) or "")
             pushed += 1
             if item.asname is not None and isinstance(item.asname.name, cst.Name):
                 sym = infer_symbol(item.item, self.facts)
                 if sym is not None:
                     self.facts.symbols[item.asname.name.value] = sym
-        node.body.visit(self)
+        self.walk(node.body)
         del self.withs[len(self.withs) - pushed :]
         return False
 
     def visit_If(self, node: cst.If) -> bool:
-        node.test.visit(self)
+        self.walk(node.test)
         guard = _has_modulo(node.test)
         self.guards += guard
-        node.body.visit(self)
+        self.walk(node.body)
         self.guards -= guard
         if node.orelse is not None:
-            node.orelse.visit(self)
+            self.walk(node.orelse)
         return False
 
     def _callee_name(self, node: cst.BaseExpression) -> str | None:
