@@ -90,13 +90,17 @@ def _pinned(sym: Symbol) -> bool:
     return False
 
 
-def _batch_names(loop: Loop) -> set[str]:
-    """The loop's targets plus names unpacked from them in the body (``x, y = batch``)."""
+def _batch_names(facts: Facts, loop: Loop) -> set[str]:
+    """The loop's targets plus names taken from them in the body: ``x, y = batch``, and the
+    targets of inner loops over them (``{k: v.to(dev) for k, v in batch.items()}``)."""
     names = set(loop.targets)
     for assign in loop.assigns:
         if assign.loop is loop and assign.value is not None and names_used(assign.value) & names:
             for target in assign.targets:
                 names |= names_used(target)
+    for inner in facts.loops:
+        if inner.parent is loop and inner.iter is not None and names_used(inner.iter) & names:
+            names |= inner.targets
     return names
 
 
@@ -146,7 +150,7 @@ def unpinned_batch_transfer(facts: Facts) -> Iterator[Hit]:
         if loader is None:
             continue
         pinned = _pinned(loader)
-        batch = _batch_names(loop)
+        batch = _batch_names(facts, loop)
         for call in loop.calls:
             if not is_move(call) or call.receiver is None or not names_used(call.receiver) & batch:
                 continue

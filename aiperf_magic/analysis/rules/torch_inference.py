@@ -87,7 +87,8 @@ def is_model_call(facts: Facts, call: Call) -> bool:
     func = call.node.func
     if isinstance(func, cst.Name):
         return facts.kind(func) in ("model", "compiled_model")
-    return call.method in ("forward", "generate") and facts.kind(call.receiver) in ("model", "compiled_model")
+    # ``generate`` is left out: Hugging Face runs it under ``no_grad`` already.
+    return call.method == "forward" and facts.kind(call.receiver) in ("model", "compiled_model")
 
 
 def _grad_off(facts: Facts, call: Call) -> bool:
