@@ -62,8 +62,8 @@ def _transformer() -> Any:
 def _line_map(before: list[str], after: list[str]) -> tuple[tuple[int, ...], frozenset[int]]:
     """Each line of ``after`` -> the line of ``before`` it came from (rewritten lines keep their place)."""
     if len(before) == len(after):
-        exact = frozenset(i for i, (a, b) in enumerate(zip(before, after, strict=False)) if a == b)
-        return tuple(range(1, len(after) + 1)), exact
+        same = frozenset(i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a == b)
+        return tuple(range(1, len(after) + 1)), same
     mapping = [1] * len(after)
     exact: set[int] = set()
     matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)

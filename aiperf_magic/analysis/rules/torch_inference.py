@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ..facts import Call, Facts, Loop
+from ..facts import Call, Facts, Loop, Scope
 from ..registry import Hit, rule
 from ..symbols import TORCH_FACTORIES
 from ..work import cell_flags, is_move
@@ -94,7 +94,7 @@ def is_model_call(facts: Facts, call: Call) -> bool:
 def _grad_off(facts: Facts, call: Call) -> bool:
     if any(w in _GRAD_OFF for w in call.withs):
         return True
-    scope = call.scope
+    scope: Scope | None = call.scope
     while scope is not None:
         if scope.no_grad:
             return True
