@@ -48,7 +48,10 @@ def to_python(source: str) -> PythonSource:
     n = source.count("\n") + 1
     if not _IPY_LINE.search(source):
         return PythonSource(source, tuple(range(1, n + 1)), frozenset(range(n)))
-    text = _transformer().transform_cell(source)
+    try:
+        text = _transformer().transform_cell(source)
+    except Exception:  # IPython's tokenizer gave up on broken code: the parser will say why
+        return PythonSource(source, tuple(range(1, n + 1)), frozenset(range(n)))
     return PythonSource(text, *_line_map(source.splitlines(), text.splitlines()))
 
 
