@@ -105,7 +105,7 @@ def analyze(
 def _collect(module: cst.Module, namespace: Mapping[str, Any] | None, context: Context | None) -> Facts:
     names = Names(
         earlier=dict(context.imports) if context else {},
-        namespace=dict(namespace) if namespace is not None else None,
+        namespace=namespace,  # read, never copied: a kernel's namespace can be large
     )
     collector = Collector(module, names, dict(context.symbols) if context else {})
     if context is not None:

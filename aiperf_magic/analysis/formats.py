@@ -90,7 +90,7 @@ def render_sarif(items: list[Located]) -> str:
             "locations": [
                 {
                     "physicalLocation": {
-                        "artifactLocation": {"uri": Path(item.path).as_posix()},
+                        "artifactLocation": {"uri": _uri(item.path)},
                         "region": region,
                     }
                 }
@@ -108,6 +108,12 @@ def render_sarif(items: list[Located]) -> str:
         "runs": [{"tool": {"driver": driver}, "results": results}],
     }
     return json.dumps(sarif, indent=2)
+
+
+def _uri(path: str) -> str:
+    """SARIF wants URIs: relative paths stay relative (to the repository), absolute ones get file://."""
+    p = Path(path)
+    return p.as_uri() if p.is_absolute() else p.as_posix()
 
 
 RENDERERS = {"text": render_text, "json": render_json, "sarif": render_sarif}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import builtins
 import types
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,15 +75,31 @@ def module_name(node: cst.BaseExpression | None) -> str | None:
 
 
 def object_qname(obj: Any) -> str | None:
-    """The canonical qualified name of a module, class or function object."""
+    """The canonical qualified name of a module, class or function object (None for the rest)."""
     if isinstance(obj, types.ModuleType):
         return obj.__name__
-    if isinstance(obj, type) or callable(obj):
-        mod = getattr(obj, "__module__", None)
-        qual = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-        if isinstance(mod, str) and isinstance(qual, str) and "<" not in qual:
-            return canonical(f"{mod}.{qual}")
+    library = type(obj).__module__.split(".")[0] in _LIBRARIES and callable(obj)
+    if not isinstance(obj, _NAMED_OBJECTS) and not library:
+        return None  # instances: their type tells what they are (see symbols.live_symbol)
+    try:  # NumPy's functions are dispatcher objects and its ufuncs have no __module__
+        mod = getattr(obj, "__module__", None) or type(obj).__module__.split(".")[0]
+        qual = getattr(obj, "__qualname__", None) or obj.__name__
+    except Exception:  # an object whose attributes raise is simply not a known name
+        return None
+    if isinstance(mod, str) and isinstance(qual, str) and "<" not in qual:
+        return canonical(f"{mod}.{qual}")
     return None
+
+
+_LIBRARIES = frozenset({"numpy", "torch", "pandas"})
+_NAMED_OBJECTS = (
+    type,
+    types.FunctionType,
+    types.BuiltinFunctionType,
+    types.MethodType,
+    types.MethodDescriptorType,
+    types.WrapperDescriptorType,
+)
 
 
 def type_names(obj: Any) -> list[str]:
@@ -96,7 +113,7 @@ class Names:
 
     local: dict[str, str] = field(default_factory=dict)
     earlier: dict[str, str] = field(default_factory=dict)
-    namespace: dict[str, Any] | None = None
+    namespace: Mapping[str, Any] | None = None
 
     def bind_import(self, node: cst.Import | cst.ImportFrom) -> list[tuple[cst.ImportAlias, str]]:
         """Record the names an import binds; returns (alias node, full qualified name) pairs."""

@@ -161,3 +161,22 @@ def test_bad_inputs_do_not_crash() -> None:
     parens = "x = " + "(" * 150 + "1" + ")" * 150 + "\n"
     assert all(f.code == "AIP000" for f in analyze(parens))
     assert [f.code for f in analyze("x = '\\udcff'\n")] == []
+
+
+def test_live_namespace_functions_from_libraries() -> None:
+    import numpy as np
+
+    ns = {"append": np.append, "np_alias": np}
+    assert codes("for v in vs:\n    arr = append(arr, v)\n", namespace=ns) == ["AIP203"]
+    assert codes("for v in vs:\n    arr = np_alias.append(arr, v)\n", namespace=ns) == ["AIP203"]
+
+
+def test_namespace_objects_with_hostile_attributes() -> None:
+    class Weird:
+        def __getattr__(self, name: str) -> object:
+            raise RuntimeError(name)
+
+        def __call__(self) -> None:
+            pass
+
+    assert codes("for x in xs:\n    y = w(x)\n", namespace={"w": Weird(), "xs": Weird()}) == []
