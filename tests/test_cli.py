@@ -171,3 +171,29 @@ def test_python_dash_m_entry_point(project: Path) -> None:
 def test_pre_commit_hook_declared() -> None:
     text = (ROOT / ".pre-commit-hooks.yaml").read_text()
     assert "id: aiperf-lint" in text and "entry: aiperf lint" in text and "jupyter" in text
+
+
+def test_fix_flags_call_fix_file(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    calls: list[dict] = []
+
+    def fix_file(path: Path, *, select: object, ignore: object, unsafe: bool, write: bool) -> object:
+        calls.append({"path": path.name, "select": select, "unsafe": unsafe, "write": write})
+        return types.SimpleNamespace(
+            changed=path.name == "slow.py", diff=f"--- {path.name}\n" if write is False else ""
+        )
+
+    fake = types.ModuleType("aiperf_magic.fixes.files")
+    fake.fix_file = fix_file  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "aiperf_magic.fixes.files", fake)
+    assert main(["lint", "--diff", "--select", "AIP1", str(project / "slow.py")]) == 1
+    assert capsys.readouterr().out == "--- slow.py\n"
+    assert calls[-1] == {"path": "slow.py", "select": ["AIP1"], "unsafe": False, "write": False}
+    assert main(["lint", "--diff", str(project / "clean.py")]) == 0
+    capsys.readouterr()
+    assert main(["lint", "--fix", "--unsafe-fixes", str(project / "clean.py")]) == 0
+    assert calls[-1]["write"] is True and calls[-1]["unsafe"] is True
+    assert "All checks passed!" in capsys.readouterr().out
