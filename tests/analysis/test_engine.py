@@ -121,8 +121,9 @@ def test_ipython_syntax_and_line_mapping() -> None:
         "!nvidia-smi\n%matplotlib inline\nfiles = !ls\nfrom torch.utils.data import DataLoader\n"
         "%time dl = DataLoader(ds)\nx = DataLoader(ds)\n"
     )
-    (found,) = analyze(cell)  # code inside a line magic is a string argument: not analysed
-    assert (found.code, found.line, found.col) == ("AIP101", 6, 5)
+    found = analyze(cell)  # a %time statement is the user's code: checked, at the user's columns
+    assert [(f.code, f.line, f.col) for f in found] == [("AIP101", 5, 12), ("AIP101", 6, 5)]
+    assert analyze("%timeit -n 3 DataLoader(ds)\n%time for i in range(3): pass\n") == []
     cell = "%time a = \\\n    1\nfrom torch.utils.data import DataLoader\ndl = DataLoader(ds)\n"
     (found,) = analyze(cell)  # the magic's two lines became one: later lines still map home
     assert (found.line, found.col) == (4, 6)
