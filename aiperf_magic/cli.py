@@ -76,6 +76,8 @@ def _lint(args: argparse.Namespace) -> int:
         if fixed is None:
             return EXIT_ERROR
         if args.diff:
+            if fixed == "error":
+                return EXIT_ERROR
             return EXIT_FINDINGS if fixed and not args.exit_zero else EXIT_CLEAN
     items: list[Any] = []
     errors: list[ReadError] = []
@@ -93,8 +95,9 @@ def _lint(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if items and not args.exit_zero else EXIT_CLEAN
 
 
-def _fix(args: argparse.Namespace) -> bool | None:
-    """Apply (``--fix``) or show (``--diff``) fixes; True if any file changes, None if unavailable."""
+def _fix(args: argparse.Namespace) -> bool | str | None:
+    """Apply (``--fix``) or show (``--diff``) fixes: True if any file changes, "error" if a file
+    could not be fixed (reported; the others still are), None if fixes are unavailable."""
     try:
         from .fixes.files import fix_file
     except ImportError as exc:
@@ -102,22 +105,29 @@ def _fix(args: argparse.Namespace) -> bool | None:
         return None
     from .analysis.files import ReadError, iter_files
 
-    changed = False
+    changed, failed = False, False
     for entry in iter_files(args.paths):
         if isinstance(entry, ReadError):
             print(f"aiperf: error: {entry.path}: {entry.reason}", file=sys.stderr)
+            failed = True
             continue
-        result = fix_file(
-            Path(entry),
-            select=args.select,
-            ignore=args.ignore,
-            unsafe=args.unsafe_fixes,
-            write=bool(args.fix and not args.diff),
-        )
+        try:
+            result = fix_file(
+                Path(entry),
+                select=args.select,
+                ignore=args.ignore,
+                unsafe=args.unsafe_fixes,
+                write=bool(args.fix and not args.diff),
+            )
+        except (OSError, ValueError) as exc:  # unreadable file, invalid notebook JSON (UnicodeError too)
+            where = "" if str(exc).startswith(str(entry)) else f"{entry}: "
+            print(f"aiperf: error: {where}{exc}", file=sys.stderr)
+            failed = True
+            continue
         changed = changed or bool(result.changed)
         if args.diff and result.diff:
             sys.stdout.write(result.diff)
-    return changed
+    return "error" if failed and args.diff else changed
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -197,3 +197,14 @@ def test_fix_flags_call_fix_file(
     assert main(["lint", "--fix", "--unsafe-fixes", str(project / "clean.py")]) == 0
     assert calls[-1]["write"] is True and calls[-1]["unsafe"] is True
     assert "All checks passed!" in capsys.readouterr().out
+
+
+def test_diff_with_the_real_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("aiperf_magic.fixes.files")
+    (tmp_path / "amp.py").write_text("from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n")
+    (tmp_path / "bad.ipynb").write_text("{bad")
+    assert main(["lint", "--diff", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert "+from torch.amp import GradScaler" in captured.out
+    assert "bad.ipynb" in captured.err and "JSON" in captured.err
+    assert (tmp_path / "amp.py").read_text().startswith("from torch.cuda.amp")  # --diff writes nothing
