@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .tree import walk
+from .tree import children, walk
 
 _ARITH = (
     cst.Add,
@@ -48,8 +48,11 @@ def names_used(node: cst.CSTNode) -> set[str]:
 
 
 def is_arithmetic(node: cst.CSTNode) -> bool:
-    """True when ``node`` computes numbers: ``x * 2``, ``-x``, ``math.sqrt(x)``, ``a[i] + b[i]``."""
-    for sub in walk(node):
+    """True when ``node`` computes numbers: ``x * 2``, ``-x``, ``math.sqrt(x)``, ``a[i] + b[i]``.
+
+    Index arithmetic (``parts[i + 1]``) is bookkeeping, not element-wise work: it does not count.
+    """
+    for sub in _walk_outside_indexes(node):
         if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, _ARITH) and not _is_string_format(sub):
             return True
         if (
@@ -63,6 +66,19 @@ def is_arithmetic(node: cst.CSTNode) -> bool:
             if name and name.rsplit(".", 1)[-1] in MATH_FUNCS:
                 return True
     return False
+
+
+def _walk_outside_indexes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    out: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        if isinstance(current, cst.Subscript):
+            stack.append(current.value)
+        elif current is node or not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(children(current))
+    return out
 
 
 def _is_string_format(node: cst.BinaryOperation) -> bool:

@@ -33,6 +33,8 @@ def _is_numeric(facts: Facts, node: cst.BaseExpression) -> bool:
         qname = facts.names.qname(node.func)
         if qname == "builtins.range":
             pos = [a for a in node.args if a.keyword is None]
+            if len(pos) > 1 and int_value(pos[0].value) is None:
+                return False  # ``range(lo, hi)``: walking index bounds, algorithm bookkeeping
             stop = pos[1] if len(pos) > 1 else (pos[0] if pos else None)
             bound = int_value(stop.value) if stop else None
             if bound is not None:
@@ -175,6 +177,8 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 2.1 ("dictionaries give O(1) lookups for label encoding").
     """
     for loop in facts.loops:
+        if _over_short_literal(facts, loop):
+            continue  # ``for flag in ("-a", "-b"):``: a couple of lookups, whatever the list
         for member in loop.memberships:
             if member.loop is loop and _is_list(facts, member.container):
                 yield member.node
@@ -187,6 +191,16 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
                 and _is_list(facts, call.receiver)
             ):
                 yield call.node
+
+
+def _over_short_literal(facts: Facts, loop: Loop) -> bool:
+    it = loop.iter
+    if isinstance(it, (cst.Tuple, cst.List, cst.Set)):
+        return len(it.elements) <= 8
+    if isinstance(it, cst.Call) and facts.names.qname(it.func) == "builtins.range" and len(it.args) == 1:
+        bound = int_value(it.args[0].value)
+        return bound is not None and bound <= 8
+    return False
 
 
 GROWERS = frozenset(
