@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .tree import children, walk
+from .tree import walk
 
 _ARITH = (
     cst.Add,
@@ -48,37 +48,22 @@ def names_used(node: cst.CSTNode) -> set[str]:
 
 
 def is_arithmetic(node: cst.CSTNode) -> bool:
-    """True when ``node`` computes numbers: ``x * 2``, ``-x``, ``math.sqrt(x)``, ``a[i] + b[i]``.
+    """True when ``node``'s value is a number computed right here: ``x * 2``, ``-x``,
+    ``math.sqrt(x)``, ``a[i] + b[i]``, ``x if x > 0 else -x``.
 
-    Index arithmetic (``parts[i + 1]``) is bookkeeping, not element-wise work: it does not count.
+    Arithmetic buried in a call's arguments (``make(i * n)``) or an index (``parts[i + 1]``) is
+    bookkeeping around other work, not element-wise number crunching: it does not count.
     """
-    for sub in _walk_outside_indexes(node):
-        if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, _ARITH) and not _is_string_format(sub):
-            return True
-        if (
-            isinstance(sub, cst.UnaryOperation)
-            and isinstance(sub.operator, cst.Minus)
-            and not isinstance(sub.expression, (cst.Integer, cst.Float))
-        ):
-            return True
-        if isinstance(sub, cst.Call):
-            name = dotted_name(sub.func)
-            if name and name.rsplit(".", 1)[-1] in MATH_FUNCS:
-                return True
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, _ARITH) and not _is_string_format(node)
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, cst.Minus) and not isinstance(node.expression, (cst.Integer, cst.Float))
+    if isinstance(node, cst.IfExp):
+        return is_arithmetic(node.body) or is_arithmetic(node.orelse)
+    if isinstance(node, cst.Call):
+        name = dotted_name(node.func) or ""
+        return name.rsplit(".", 1)[-1] in MATH_FUNCS
     return False
-
-
-def _walk_outside_indexes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    out: list[cst.CSTNode] = []
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        out.append(current)
-        if isinstance(current, cst.Subscript):
-            stack.append(current.value)
-        elif current is node or not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(children(current))
-    return out
 
 
 def _is_string_format(node: cst.BinaryOperation) -> bool:
