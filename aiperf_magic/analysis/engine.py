@@ -34,7 +34,8 @@ class Context:
     imports: dict[str, str] = field(default_factory=dict)
     symbols: dict[str, Symbol] = field(default_factory=dict)
     functions: dict[str, str] = field(default_factory=dict)  # name -> "cpu" | "io" | "other"
-    flags: set[str] = field(default_factory=set)  # "cuda", "compile", "autocast"
+    flags: set[str] = field(default_factory=set)  # "cuda", "compile", "autocast", "train"
+    definitions: dict[str, cst.FunctionDef] = field(default_factory=dict)  # for AIP302's apply(f)
 
 
 def analyze(
@@ -111,6 +112,7 @@ def _collect(module: cst.Module, namespace: Mapping[str, Any] | None, context: C
     if context is not None:
         collector.facts.earlier_functions = dict(context.functions)
         collector.facts.earlier_flags = set(context.flags)
+        collector.facts.earlier_defs = dict(context.definitions)
     collector.walk(module)
     return collector.facts
 
@@ -164,19 +166,15 @@ def node_positions(module: cst.Module) -> Mapping[cst.CSTNode, Any]:
 
 
 def _remember(context: Context, facts: Facts) -> None:
-    from .work import function_work  # what each function does, for AIP401 in later cells
+    from .work import cell_flags, function_work  # what each function does, for later cells
 
     context.imports.update(facts.names.local)
     context.symbols.update(facts.symbols)
     for name, scope in facts.functions.items():
         context.functions[name] = function_work(facts, scope)
-    context.flags |= facts_flags(facts)
-
-
-def facts_flags(facts: Facts) -> set[str]:
-    from .work import cell_flags
-
-    return cell_flags(facts)
+        if isinstance(scope.node, cst.FunctionDef):
+            context.definitions[name] = scope.node
+    context.flags |= cell_flags(facts)
 
 
 def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[str, tuple[int, int]]:

@@ -106,6 +106,7 @@ class Facts:
     strings: set[str] = field(default_factory=set)  # short string literals ("cuda", "cuda:0")
     earlier_functions: dict[str, Any] = field(default_factory=dict)  # summaries from earlier cells
     earlier_flags: set[str] = field(default_factory=set)
+    earlier_defs: dict[str, cst.FunctionDef] = field(default_factory=dict)
 
     def symbol(self, node: cst.BaseExpression | None) -> Symbol | None:
         """What a name (or ``self.attr``-free expression) is known to hold."""

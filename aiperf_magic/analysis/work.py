@@ -6,6 +6,10 @@ cell use CUDA, compile its model, use autocast?), and remembered across notebook
 
 from __future__ import annotations
 
+import inspect
+import textwrap
+import types
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -99,12 +103,45 @@ def function_work(facts: Facts, scope: Scope, depth: int = 0) -> str:
 
 
 def work_of_name(facts: Facts, node: cst.BaseExpression | None) -> str:
+    """What the function called ``node`` does: defined in the cell, an earlier cell, or live."""
     if not isinstance(node, cst.Name):
         return "other"
     scope = facts.functions.get(node.value)
     if scope is not None:
         return function_work(facts, scope)
-    return facts.earlier_functions.get(node.value, "other")
+    if node.value in facts.earlier_functions:
+        return str(facts.earlier_functions[node.value])
+    func = definition(facts, node.value)
+    if func is None:
+        return "other"
+    from .facts import Collector  # a function from the namespace: gather its facts on their own
+
+    sub = Collector(cst.Module(body=[func]), facts.names, dict(facts.symbols))
+    sub.facts.earlier_functions = facts.earlier_functions
+    sub.walk(sub.facts.module)
+    return function_work(sub.facts, sub.facts.functions[func.name.value])
+
+
+def definition(facts: Facts, name: str) -> cst.FunctionDef | None:
+    """The ``def`` of a function: in this cell, an earlier notebook cell, or (``%%aiperf``) the
+    live function's source, which IPython keeps for every cell it ran."""
+    scope = facts.functions.get(name)
+    if scope is not None and isinstance(scope.node, cst.FunctionDef):
+        return scope.node
+    if name in facts.earlier_defs:
+        return facts.earlier_defs[name]
+    obj = facts.names.live(name)
+    return _parse_function(obj.__code__) if isinstance(obj, types.FunctionType) else None
+
+
+@lru_cache(maxsize=256)
+def _parse_function(code: types.CodeType) -> cst.FunctionDef | None:
+    try:
+        module = cst.parse_module(textwrap.dedent(inspect.getsource(code)))
+    except (OSError, TypeError, cst.ParserSyntaxError):  # no source (C, exec'd text) or a decorator line cut
+        return None
+    first = module.body[0] if module.body else None
+    return first if isinstance(first, cst.FunctionDef) else None
 
 
 def is_move(call: Call) -> bool:

@@ -48,3 +48,14 @@ def test_html_escapes_user_text() -> None:
 
 def test_explain_is_case_insensitive() -> None:
     assert explain(" aip101 ").rule is not None
+
+
+def test_cell_magic_reads_functions_defined_in_earlier_cells(ip: Any) -> None:
+    ip.run_cell("def crunch(n):\n    total = 0\n    for i in range(n):\n        total += i % 7\n    return total\n")
+    ip.run_cell(
+        "%%aiperf --var rep2 --text --no-gpu\n"
+        "from concurrent.futures import ThreadPoolExecutor\n"
+        "with ThreadPoolExecutor(2) as ex:\n"
+        "    totals = list(ex.map(crunch, [1000, 1000]))\n"
+    )
+    assert [(f.code, f.line) for f in ip.user_ns["rep2"].findings if f.code.startswith("AIP4")] == [("AIP401", 2)]

@@ -181,3 +181,25 @@ def test_namespace_objects_with_hostile_attributes() -> None:
             pass
 
     assert codes("for x in xs:\n    y = w(x)\n", namespace={"w": Weird(), "xs": Weird()}) == []
+
+
+def test_functions_from_earlier_cells_and_the_live_namespace(tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    ctx = Context()
+    analyze("def margin(r):\n    return (r.price - r.cost) / r.price\n", context=ctx)
+    assert codes("df['m'] = df.apply(margin, axis=1)\n", context=ctx) == ["AIP302"]
+
+    (tmp_path / "helpers_for_aiperf_test.py").write_text(
+        "import requests\n"
+        "def crunch(n):\n    total = 0\n    for i in range(n):\n        total += i * i\n    return total\n"
+        "def fetch(url):\n    return requests.get(url).text\n"
+        "def ratio(r):\n    return r['a'] / r['b']\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import helpers_for_aiperf_test as h
+
+    ns = {"crunch": h.crunch, "fetch": h.fetch, "ratio": h.ratio, "print": print}
+    pool = "from concurrent.futures import ThreadPoolExecutor\nwith ThreadPoolExecutor(4) as ex:\n"
+    assert codes(pool + "    list(ex.map(crunch, sizes))\n", namespace=ns) == ["AIP401"]
+    assert codes(pool + "    list(ex.map(fetch, urls))\n", namespace=ns) == []
+    assert codes("df['r'] = df.apply(ratio, axis=1)\n", namespace=ns) == ["AIP302"]
+    assert codes("df['r'] = df.apply(print, axis=1)\n", namespace=ns) == []  # a builtin: no source

@@ -9,6 +9,7 @@ import libcst as cst
 from ..exprs import MATH_FUNCS, dotted_name, names_used, same_ref, walk
 from ..facts import Call, Facts
 from ..registry import Hit, rule
+from ..work import definition
 
 _ROW_ITERATORS = ("iterrows", "itertuples")
 _SMALL_VIEWS = ("head", "tail", "sample", "nlargest", "nsmallest")
@@ -159,12 +160,13 @@ def _vector_check(node: cst.BaseExpression, params: set[str]) -> tuple[bool, boo
 
 
 def _function_body(facts: Facts, node: cst.BaseExpression) -> tuple[cst.BaseExpression, set[str]] | None:
-    """A lambda's body, or a one-``return`` function defined in the cell, with its parameters."""
+    """A lambda's body, or a one-``return`` function (of the cell, an earlier cell or the live
+    namespace), with its parameters."""
     if isinstance(node, cst.Lambda):
         return node.body, {p.name.value for p in node.params.params}
-    if isinstance(node, cst.Name) and node.value in facts.functions:
-        func = facts.functions[node.value].node
-        if isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock) and len(func.body.body) == 1:
+    if isinstance(node, cst.Name):
+        func = definition(facts, node.value)
+        if func is not None and isinstance(func.body, cst.IndentedBlock) and len(func.body.body) == 1:
             stmt = func.body.body[0]
             if (
                 isinstance(stmt, cst.SimpleStatementLine)
