@@ -220,6 +220,8 @@ class Report:
     error: ErrorInfo | None = None
     notes: list[str] = field(default_factory=list)
     torch_profile: dict[str, Any] | None = None
+    # seconds the cell's threads were ready to run but waited for a CPU held by other processes
+    cpu_wait_s: float | None = None
     schema: int = SCHEMA_VERSION
 
     @property

@@ -12,8 +12,8 @@ import pytest
 
 from aiperf_magic import verify
 from aiperf_magic.render.comparison import render_comparison_html, render_comparison_text
-from aiperf_magic.verify.compare import first_difference
-from aiperf_magic.verify.sandbox import reads_and_writes
+from aiperf_magic.verification.compare import first_difference
+from aiperf_magic.verification.sandbox import reads_and_writes
 
 LOOP = "for idx, row in df.iterrows():\n    df.loc[idx, 'c'] = row['a'] * 2\n"
 VECTOR = "df['c'] = df['a'] * 2\n"
@@ -177,7 +177,7 @@ def test_public_name_works_whatever_was_imported_first() -> None:
     import sys
 
     code = (
-        "import aiperf_magic.verify.compare, aiperf_magic\n"
+        "import aiperf_magic.verification.compare, aiperf_magic\n"
         "c = aiperf_magic.verify('x = 1', 'x = 1', {}, repeat=1)\n"
         "print(type(c).__name__, c.equal)"
     )

@@ -114,7 +114,7 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
     if finding.fix is None or not finding.fix.source:
         reason = finding.fix.reason if finding.fix is not None else "no rewrite exists for this rule"
         return Message(f"{code} (line {finding.line}) has no fix to try: {reason}.")
-    from ..verify import verify
+    from ..verification import verify
 
     comparison = verify(
         report.source,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import statistics
 import sys
-import types
 from collections.abc import Iterable
 from typing import Any
 
@@ -213,14 +212,3 @@ def _holds_tensors(ns: dict[str, Any], names: list[str]) -> bool:
 def _cuda_used() -> bool:
     torch = sys.modules.get("torch")
     return bool(torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized())
-
-
-class _CallableModule(types.ModuleType):
-    """Importing this package binds ``aiperf_magic.verify`` to the module, shadowing the lazily
-    exported function of the same name; a callable module keeps ``aiperf_magic.verify(...)`` working."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Comparison:
-        return verify(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
