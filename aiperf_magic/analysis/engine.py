@@ -6,6 +6,7 @@ are computed only when something was found, and mapped back to the user's own li
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -25,6 +26,13 @@ from .symbols import Symbol
 
 PARSE_ERROR = "AIP000"
 _RECURSION_HEADROOM = 20_000  # libcst's visitors recurse once per nesting level
+# libcst's parser takes time quadratic in the length of one operator chain (an 8,000-character
+# ``a + a + ...`` line takes most of a second), so such machine-made lines are not analysed; long
+# data literals (``[0.1, 0.2, ...]``) parse in linear time and are kept up to MAX_LINE.
+MAX_LINE = 50_000
+MAX_CHAIN = 300  # binary operators in one chain
+_SEPARATORS = re.compile(r"[,;()\[\]{}]")
+_BINARY_OP = re.compile(r"(?<=[\w)\]])\s*[-+*/%@&|^]\s*(?=[\w(\[])")
 
 
 @dataclass
@@ -65,6 +73,14 @@ def analyze(
     py = to_python(source)
     if offset:
         py = PythonSource(py.text, py.lines, py.exact, offset)
+    long_line = _first_long_line(py.text)
+    if long_line:
+        line, _ = py.position(long_line, 0)
+        return [
+            _not_analysed(
+                line, f"Line {line} is too long or too long a chain of operators (generated code?): not analysed."
+            )
+        ]
     try:
         module = cst.parse_module(py.text)
     except cst.ParserSyntaxError as exc:
@@ -88,19 +104,30 @@ def analyze(
             facts = _collect(module, namespace, context)
             hits = [(r, hit) for r in rules if r.check is not None for hit in r.check(facts)]
         except RecursionError:
-            return [
-                Finding(
-                    code=PARSE_ERROR,
-                    name="syntax-error",
-                    line=1,
-                    col=1,
-                    message="The code nests too deeply to be analysed.",
-                )
-            ]
+            return [_not_analysed(1, "The code nests too deeply to be analysed.")]
         findings = _findings(module, py, hits, source) if hits else []
     if context is not None:
         _remember(context, facts)
     return findings
+
+
+def _first_long_line(text: str) -> int:
+    """1-based number of the first line too costly to parse (see MAX_LINE), or 0."""
+    if len(text) <= 2_000:
+        return 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_LINE or (len(line) > 2_000 and _longest_chain(line) > MAX_CHAIN):
+            return number
+    return 0
+
+
+def _longest_chain(line: str) -> int:
+    """Most binary operators between two commas or brackets (``a + b + c ...``)."""
+    return max(len(_BINARY_OP.findall(part)) for part in _SEPARATORS.split(line))
+
+
+def _not_analysed(line: int, message: str) -> Finding:
+    return Finding(code=PARSE_ERROR, name="not-analysed", message=message, line=line, col=1, end_line=line, end_col=1)
 
 
 def _collect(module: cst.Module, namespace: Mapping[str, Any] | None, context: Context | None) -> Facts:
