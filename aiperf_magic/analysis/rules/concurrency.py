@@ -41,9 +41,10 @@ def threads_for_cpu_work(facts: Facts) -> Iterator[Hit]:
     ## Why is this bad?
     CPython's global interpreter lock lets one thread run Python bytecode at a time, so CPU-bound
     threads take turns on one core, plus switching overhead. Processes each have their own
-    interpreter. Four CPU-bound tasks took 1.60 s in a thread pool and 1.37 s in a process
-    pool on a busy 2-core machine (`benchmarks/traps/AIP401.py`): the gain grows with the
-    number of free cores, the threads' time does not shrink at all.
+    interpreter. On this project's 2-core machine, shared with other jobs, four CPU-bound tasks
+    took 1.60 s in a thread pool and 1.37 s in a process pool (another run: 0.98 s and 0.96 s,
+    `benchmarks/traps/AIP401.py`): processes can only use the cores that are free, but their
+    gain grows with them, while the threads' time does not shrink at all.
 
     ## Example
     ```python
