@@ -82,8 +82,8 @@ def render_html(report: Report) -> str:
         parts.append(f'<div style="color:#666">({small} small frame{plural} under 64 KB not shown)</div>')
     prof = torch_profile_lines(report)
     if prof:
-        items = "".join(f"<li>{escape(line)}</li>" for line in prof)
-        parts.append(f"<details><summary>torch profile</summary><ul>{items}</ul></details>")
+        ops = "".join(f"<li>{escape(line)}</li>" for line in prof)
+        parts.append(f"<details><summary>torch profile</summary><ul>{ops}</ul></details>")
     if report.notes:
         notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
         parts.append(f'<details><summary>Notes</summary><ul style="color:#666">{notes}</ul></details>')
