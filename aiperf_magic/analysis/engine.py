@@ -53,6 +53,7 @@ def analyze(
     ignore: Iterable[str] | str | None = None,
     namespace: Mapping[str, Any] | None = None,
     context: Context | None = None,
+    fixes: bool = True,
 ) -> list[Finding]:
     """Static findings for one cell (or file), sorted by position.
 
@@ -61,7 +62,9 @@ def analyze(
     names imported and defined by earlier cells of a notebook; it is updated with this cell's.
     A cell that starts with ``%%time``/``%%timeit``/``%%aiperf`` is analysed on its body (lines
     still count from the magic line); other cell magics (``%%bash``...) are not Python: no findings.
+    With ``fixes`` (the default) each finding whose rule has a rewrite carries it in ``finding.fix``.
     """
+    original = source
     offset = 0
     magic = cell_magic(source)
     if magic is not None:
@@ -108,6 +111,10 @@ def analyze(
         findings = _findings(module, py, hits, source) if hits else []
     if context is not None:
         _remember(context, facts)
+    if fixes and findings:
+        from ..fixes import attach_fixes  # the rewrites are proposed beside the rules that find them
+
+        attach_fixes(original, findings)
     return findings
 
 

@@ -23,7 +23,10 @@ def test_finding_fields() -> None:
         2,
         20,
     )
-    assert f.fixable is True and f.fix is None
+    assert f.fixable is True
+    assert f.fix is not None and "num_workers=" in f.fix.source and f.fix.diff.startswith("---")
+    (bare,) = analyze("from torch.utils.data import DataLoader\ndl = DataLoader(ds)\n", fixes=False)
+    assert bare.fix is None
 
 
 def test_import_styles_resolve() -> None:
