@@ -23,7 +23,8 @@ OUTPUT_DIR = "aiperf_magic/labextension"
 
 def _newest_source(root: Path) -> float:
     src = root / SOURCE_DIR
-    files = [src / "package.json", src / "tsconfig.json", *(src / "src").rglob("*"), *(src / "style").rglob("*")]
+    files = [src / "package.json", src / "tsconfig.json", *(src / "src").rglob("*")]
+    files += (src / "style").rglob("*")
     return max(f.stat().st_mtime for f in files if f.is_file())
 
 
