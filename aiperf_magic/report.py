@@ -184,8 +184,9 @@ class Comparison:
 class Report:
     """Everything aiperf learned about one cell run."""
 
-    source: str
+    source: str  # the cell body, without the magic line
     cell_id: str | None = None
+    magic_line: str = "%%aiperf"  # the cell's first line as the user wrote it (kept by Apply)
     execution_count: int | None = None
     started_at: float = 0.0  # Unix time
     wall_s: float = 0.0

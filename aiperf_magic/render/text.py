@@ -1,0 +1,56 @@
+"""Plain-text view of a Report, for terminals and as the text/plain part of every display."""
+
+from __future__ import annotations
+
+from ..report import Report
+from . import format as fmt
+from .summary import gpu_line, headline, timeline
+
+BAR_WIDTH = 20
+MAX_HOTSPOTS = 8
+
+
+def render_text(report: Report) -> str:
+    cell = f" [{report.execution_count}]" if report.execution_count is not None else ""
+    lines = [f"aiperf{cell}: " + " · ".join(f"{label} {value}" for label, value in headline(report))]
+    if report.error is not None:
+        where = f" (line {report.error.line})" if report.error.line else ""
+        lines.append(f"  cell raised {report.error.type}: {report.error.message}{where}")
+    if report.verdict is not None:
+        v = report.verdict
+        lines.append(f"Verdict: {v.code} {v.title}: {v.sentence}")
+    gpus = gpu_line(report)
+    if gpus:
+        lines.append(f"GPUs: {gpus}")
+    series = timeline(report)
+    if series:
+        lines.append("Timeline")
+        lines.extend(f"  {label:<18} {value}" for label, value in series)
+    if report.hotspots:
+        lines.append("Hot lines")
+        for h in report.hotspots[:MAX_HOTSPOTS]:
+            bar = "█" * max(1, round(h.share * BAR_WIDTH)) if h.share > 0 else ""
+            callee = f"  → {h.callee}" if h.callee else ""
+            lines.append(f"  line {h.line:>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
+                         f"{bar:<{BAR_WIDTH}} {h.text[:60]}{callee}")
+    findings = [f for f in report.findings if f.code != getattr(report.verdict, "code", None)]
+    if findings:
+        lines.append("Findings")
+        for f in findings:
+            where = f"line {f.line}" if f.line else "cell"
+            fix = ""
+            if f.fix is not None and f.fix.source:
+                fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"
+            lines.append(f"  {f.code} {where}: {f.message}{fix}")
+    for frame in report.frames:
+        saving = f", could save {fmt.size(frame.saving_bytes)}" if frame.saving_bytes else ""
+        lines.append(f"Frame {frame.name}: {frame.kind} {frame.rows:,} rows, "
+                     f"{fmt.size(frame.memory_bytes)}{saving}")
+        for col in frame.columns:
+            if col.suggested_dtype:
+                lines.append(f"  {col.name}: {col.dtype} → {col.suggested_dtype} "
+                             f"saves {fmt.size(col.saving_bytes)} ({col.reason})")
+    if report.notes:
+        lines.append("Notes")
+        lines.extend(f"  {note}" for note in report.notes)
+    return "\n".join(lines)
