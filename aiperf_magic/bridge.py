@@ -50,42 +50,11 @@ TimerFactory = Callable[[float, Callable[[], None]], Any]  # returns an object w
 
 
 @dataclass
-class CellOrigin:
-    """Where a ``%%aiperf`` cell came from, read from the execute request while it runs."""
-
-    cell_id: str | None = None
-    code: str | None = None  # the exact text the front end sent, ``%%aiperf`` line included
-
-
-@dataclass
 class Reply:
     ok: bool
     reason: str = ""
     new_cell_id: str | None = None
     missing_extension: bool = False  # True: fall back to Copy and ``%aiperf apply``
-
-
-def cell_origin(kernel: Any) -> CellOrigin:
-    """Reads the cell id and raw cell text of the execution in progress.
-
-    Call it during the magic: inside a widget callback the parent message is the button's comm
-    message, not the cell's execute request. Outside a kernel (terminal, tests) both are None.
-    """
-    get_parent = getattr(kernel, "get_parent", None)
-    if get_parent is None:
-        return CellOrigin()
-    try:
-        parent = get_parent() or {}
-    except Exception:  # an odd kernel must never break the cell; apply just falls back
-        return CellOrigin()
-    if parent.get("header", {}).get("msg_type", "execute_request") != "execute_request":
-        return CellOrigin()
-    cell_id = (parent.get("metadata") or {}).get("cellId")
-    code = (parent.get("content") or {}).get("code")
-    return CellOrigin(
-        cell_id=cell_id if isinstance(cell_id, str) and cell_id else None,
-        code=code if isinstance(code, str) else None,
-    )
 
 
 def cell_text(report: Report, body: str) -> str:
@@ -94,8 +63,8 @@ def cell_text(report: Report, body: str) -> str:
 
 
 def ran_text(report: Report) -> str:
-    """The cell text as it ran: the raw request text when known, else rebuilt from the body."""
-    return report.cell_code if report.cell_code is not None else cell_text(report, report.source)
+    """The cell text as it ran (the magic keeps the body exactly as the front end sent it)."""
+    return cell_text(report, report.source)
 
 
 def _default_comm_factory(**kwargs: Any) -> CommLike:

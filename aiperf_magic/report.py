@@ -207,8 +207,6 @@ class Report:
     notes: list[str] = field(default_factory=list)
     torch_profile: dict[str, Any] | None = None
     schema: int = SCHEMA_VERSION
-    magic_line: str = "%%aiperf"  # the cell's first line as written (options included); Apply keeps it
-    cell_code: str | None = None  # the exact cell text the front end sent, when known (Apply's `expect`)
 
     @property
     def cores_used(self) -> float:

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic import bridge
-from aiperf_magic.bridge import Bridge, Reply, apply_command, cell_origin, parse_reply, ran_text
+from aiperf_magic.bridge import Bridge, Reply, apply_command, parse_reply, ran_text
 from aiperf_magic.commands import CommandContext, SessionState
 from aiperf_magic.report import Finding, Fix, Report
 
@@ -145,36 +144,6 @@ def test_malformed_replies_are_refusals(data: Any) -> None:
     assert not reply.ok and "unexpected reply" in reply.reason
 
 
-class FakeKernel:
-    def __init__(self, parent: Any) -> None:
-        self.parent = parent
-
-    def get_parent(self) -> Any:
-        return self.parent
-
-
-def test_cell_origin_reads_the_execute_request() -> None:
-    parent = {
-        "header": {"msg_type": "execute_request"},
-        "metadata": {"cellId": "abc-123"},
-        "content": {"code": "%%aiperf -n\nx = 1"},
-    }
-    assert cell_origin(FakeKernel(parent)) == bridge.CellOrigin("abc-123", "%%aiperf -n\nx = 1")
-
-
-@pytest.mark.parametrize(
-    "kernel",
-    [
-        None,  # IPython terminal: no kernel
-        FakeKernel({}),  # classic front ends send no cellId
-        FakeKernel({"header": {"msg_type": "comm_msg"}, "metadata": {"cellId": "w"}}),  # inside a callback
-        FakeKernel({"header": {"msg_type": "execute_request"}, "metadata": {"cellId": 7}}),
-    ],
-)
-def test_cell_origin_without_a_usable_id(kernel: Any) -> None:
-    assert cell_origin(kernel).cell_id is None
-
-
 def _report() -> Report:
     fix = Fix(title="Use a column expression", source="df['c'] = df['a'] * 2\n", diff="-...\n+...\n")
     return Report(
@@ -187,11 +156,8 @@ def _report() -> Report:
     )
 
 
-def test_ran_text_prefers_the_raw_request() -> None:
-    report = _report()
-    assert ran_text(report) == "%%aiperf --repeat 1\nfor i, row in df.iterrows():\n    pass\n"
-    report.cell_code = "%%aiperf --repeat 1\nfor i, row in df.iterrows():\n    pass"
-    assert ran_text(report) == report.cell_code
+def test_ran_text_keeps_the_magic_line_and_body() -> None:
+    assert ran_text(_report()) == "%%aiperf --repeat 1\nfor i, row in df.iterrows():\n    pass\n"
 
 
 class FakeShell:
