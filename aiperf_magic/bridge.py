@@ -31,11 +31,11 @@ DEFAULT_MAGIC_LINE = "%%aiperf"
 
 NO_CELL_ID = (
     "This front end did not say which cell ran (JupyterLab 4 and Notebook 7 do), so aiperf cannot "
-    "edit it. Copy the fix, or run %aiperf apply {n} to insert it as a new cell."
+    "edit it. Use Copy, or %aiperf apply N to insert the fix as a new cell."
 )
 NO_EXTENSION = (
     "The aiperf-magic notebook extension did not answer (it is not installed or not enabled here). "
-    "Copy the fix, or run %aiperf apply {n} to insert it as a new cell."
+    "Use Copy, or %aiperf apply N to insert the fix as a new cell."
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import html
 
 from ..report import Comparison
+from . import format as fmt
 
 OK_COLOR = "#1a7f37"
 BAD_COLOR = "#cf222e"
@@ -17,31 +18,6 @@ MUTED = "#57606a"
 
 def esc(value: object) -> str:
     return html.escape(str(value), quote=True)
-
-
-def fmt_seconds(s: float | None) -> str:
-    if s is None:
-        return "–"
-    if s < 1e-3:
-        return f"{s * 1e6:.0f} µs"
-    if s < 1:
-        return f"{s * 1e3:.1f} ms"
-    if s < 120:
-        return f"{s:.2f} s"
-    if s < 7200:
-        return f"{s / 60:.1f} min"
-    return f"{s / 3600:.2f} h"
-
-
-def fmt_bytes(n: int | float | None) -> str:
-    if n is None:
-        return "–"
-    value = float(n)
-    for unit in ("B", "KiB", "MiB", "GiB"):
-        if abs(value) < 1024:
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} TiB"
 
 
 def code_block(text: str) -> str:
@@ -87,8 +63,8 @@ def comparison_html(c: Comparison) -> str:
         parts.append(f"peak memory ×{c.memory_ratio:.2f} of before")
     if c.before_p50_s is not None or c.after_p50_s is not None:
         parts.append(
-            f"latency p50 {fmt_seconds(c.before_p50_s)} → {fmt_seconds(c.after_p50_s)}, "
-            f"p95 {fmt_seconds(c.before_p95_s)} → {fmt_seconds(c.after_p95_s)}"
+            f"latency p50 {fmt.seconds(c.before_p50_s)} → {fmt.seconds(c.after_p50_s)}, "
+            f"p95 {fmt.seconds(c.before_p95_s)} → {fmt.seconds(c.after_p95_s)}"
         )
     if c.repeat:
         parts.append(f"{c.repeat} repeats each")

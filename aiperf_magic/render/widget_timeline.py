@@ -80,7 +80,9 @@ def timeline_figure(samples: Samples) -> go.Figure | None:
             )
             fig.update_yaxes(title_text="core", row=r, col=1)
         elif name == "Memory":
-            fig.add_trace(go.Scatter(x=x, y=_gib(samples.rss_bytes), name="RSS (GiB)", mode="lines"), row=r, col=1)
+            fig.add_trace(
+                go.Scatter(x=x, y=_gib(samples.rss_bytes), name="RSS (GiB)", mode="lines"), row=r, col=1
+            )
             fig.update_yaxes(title_text="GiB", rangemode="tozero", row=r, col=1)
         else:
             gpu = next(g for g in samples.gpus if f"GPU {g.index}" == name)
@@ -117,7 +119,10 @@ def comparison_figure(before_s: float, after_s: float) -> Any:
         go.Bar(x=["before", "after"], y=[before_s, after_s], text=[f"{before_s:.3g}s", f"{after_s:.3g}s"])
     )
     fig.update_layout(
-        height=220, width=320, margin={"l": 40, "r": 10, "t": 30, "b": 30}, title="median time",
+        height=220,
+        width=320,
+        margin={"l": 40, "r": 10, "t": 30, "b": 30},
+        title="median time",
         template="plotly_white",
     )
     return go.FigureWidget(fig)
