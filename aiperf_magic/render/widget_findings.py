@@ -135,6 +135,7 @@ class FindingCard:
         elif fix is not None and fix.reason:
             parts.append(widgets.HTML(f'<div style="color:{MUTED}">No rewrite: {esc(fix.reason)}</div>'))
         self.view = widgets.VBox(parts, layout=CARD_LAYOUT)
+        self.view.add_class("aiperf-card")
 
 
 def findings_view(ctx: PanelContext) -> tuple[Any, list[FindingCard]]:

@@ -61,6 +61,7 @@ class FrameCard:
         elif frame.fix_source:
             parts.append(widgets.HTML(code_block(frame.fix_source)))
         self.view = widgets.VBox(parts, layout=CARD_LAYOUT)
+        self.view.add_class("aiperf-card")
 
 
 def frames_view(ctx: PanelContext) -> tuple[Any, list[FrameCard]]:

@@ -1,0 +1,190 @@
+"""The panel and one-click apply in a real JupyterLab 4 and Notebook 7, driven in headless Chromium.
+
+Two kinds of notebook are used. The *probe* builds a Report by hand (with a fake verify) inside
+the very cell it will rewrite, so the extension, the bridge, the panel's buttons and escaping are
+tested whatever rules exist. The *row loop* is the user's path: ``%%aiperf`` on a pandas row loop,
+AIP301 found, Try, Apply, Undo, all with the real library.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from typing import Any
+
+import nbformat
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+NB = "window.jupyterapp.shell.currentWidget"
+XSS_FLAG = "__aiperf_xss"
+
+PROBE = """# aiperf panel probe
+from aiperf_magic.render.widget import build_panel
+from aiperf_magic.report import Comparison, Finding, Fix, Report, Samples
+_parent = get_ipython().kernel.get_parent()
+_first, _body = _parent["content"]["code"].split("\\n", 1)
+_xss = "<img src=x onerror='window.__aiperf_xss = 1'><script>window.__aiperf_xss = 2</script>"
+_report = Report(
+    source=_body, cell_id=_parent["metadata"]["cellId"], magic_line=_first, wall_s=0.5, cpu_s=0.5,
+    samples=Samples(t=[0.0, 0.1, 0.2], cpu_percent=[100.0, 95.0, 99.0], rss_bytes=[10**8, 2 * 10**8, 10**8]),
+    findings=[Finding(code="AIP301", message="Row loop " + _xss, line=2,
+                      fix=Fix(title="Column expression " + _xss, source="total = 42  # rewritten\\n",
+                              diff="-" + _xss + "\\n+total = 42  # rewritten"))])
+def _fake_verify(before, after, namespace, repeat=5):
+    return Comparison(equal=True, speedup=12.5, before_s=0.5, after_s=0.04, repeat=repeat,
+                      notes=["probe " + _xss])
+display(build_panel(_report, verify=_fake_verify).view)"""
+PROBE_REWRITTEN = "# aiperf panel probe\ntotal = 42  # rewritten\n"
+
+SETUP = """%load_ext aiperf_magic
+import numpy as np
+import pandas as pd
+df = pd.DataFrame({"price": np.arange(20_000) * 0.5, "qty": np.arange(20_000) % 7})"""
+ROW_LOOP = """%%aiperf
+total = 0.0
+for _, row in df.iterrows():
+    total += row["price"] * row["qty"]"""
+
+
+def write_notebook(server: Any, name: str, *sources: str) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in sources]
+    nbformat.write(nb, server.root / name)
+
+
+def open_notebook(page: Any, server: Any, name: str) -> None:
+    prefix = "lab/tree" if server.app == "lab" else "notebooks"
+    page.goto(f"{server.url}/{prefix}/{name}")
+    page.wait_for_function(f"() => window.jupyterapp && {NB} && {NB}.sessionContext")
+    page.wait_for_function(f"() => {NB}.sessionContext.session?.kernel?.status === 'idle'", timeout=90_000)
+
+
+def run_all(page: Any) -> None:
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+
+def source(page: Any, index: int) -> str:
+    return page.evaluate(f"i => {NB}.content.model.cells.get(i).sharedModel.getSource()", index)  # type: ignore[no-any-return]
+
+
+def card(page: Any, code: str) -> Any:
+    return page.locator(".aiperf-card").filter(has_text=code).first
+
+
+def button(scope: Any, name: str) -> Any:
+    # ipywidgets puts an icon glyph before the label
+    return scope.get_by_role("button", name=re.compile(rf"(^|\W){re.escape(name)}$"))
+
+
+def type_into_cell(page: Any, index: int, text: str) -> None:
+    page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".cm-content").click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type(text)
+
+
+def wait_for_panel(page: Any) -> None:
+    panel = page.locator(".aiperf-panel")
+    expect(panel).to_be_visible(timeout=120_000)
+    expect(panel.locator(".js-plotly-plot").first).to_be_attached(timeout=60_000)
+
+
+def show_cell(page: Any, index: int) -> None:
+    page.locator(".jp-Notebook .jp-Cell").nth(index).locator(".jp-InputArea").scroll_into_view_if_needed()
+
+
+def apply_and_undo(page: Any, found: Any, index: int, original: str, shots: Any) -> str:
+    """Apply then Undo through the real extension; returns the applied text."""
+    button(found, "Apply").click()
+    expect(found.locator(".aiperf-status-ok")).to_contain_text("Applied")
+    applied = source(page, index)
+    assert applied != original
+    show_cell(page, index)
+    shots("applied")
+    expect(button(found, "Undo")).to_be_enabled()
+    button(found, "Undo").click()
+    expect(found.locator(".aiperf-status-ok")).to_contain_text("Undone")
+    assert source(page, index) == original  # byte for byte
+    show_cell(page, index)
+    shots("undone")
+    return applied
+
+
+def refused_after_edit(page: Any, found: Any, index: int, shots: Any) -> None:
+    type_into_cell(page, index, "\n# edited by hand")
+    edited = source(page, index)
+    assert edited.endswith("# edited by hand")
+    button(found, "Apply").click()
+    expect(found.locator(".aiperf-status-error")).to_contain_text("edited after aiperf ran it")
+    assert source(page, index) == edited
+    found.locator(".aiperf-status-error").scroll_into_view_if_needed()
+    shots("refused-after-edit")
+
+
+def check_probe(page: Any, server: Any, name: str) -> None:
+    shots = page.shots
+    write_notebook(server, name, PROBE)
+    open_notebook(page, server, name)
+    run_all(page)
+    wait_for_panel(page)
+    found = card(page, "AIP301")
+    found.scroll_into_view_if_needed()
+    shots("panel")
+    # markup in messages, titles, diffs and notes is text, and none of it ran
+    expect(found).to_contain_text("Row loop <img src=x onerror=")
+    assert page.evaluate(f"() => window.{XSS_FLAG}") is None
+    original = source(page, 0)
+    expect(button(found, "Apply")).to_be_disabled()
+    button(found, "Try").click()
+    expect(found.locator(".aiperf-equal")).to_contain_text("equal")
+    expect(found.locator(".aiperf-speedup")).to_contain_text("×12.50")
+    shots("tried")
+    assert apply_and_undo(page, found, 0, original, shots) == PROBE_REWRITTEN
+    if server.app == "lab":
+        refused_after_edit(page, found, 0, shots)
+    assert page.evaluate(f"() => window.{XSS_FLAG}") is None
+
+
+def test_lab_probe_try_apply_undo_refuse_and_xss(page: Any, lab: Any) -> None:
+    check_probe(page, lab, "probe.ipynb")
+
+
+def test_notebook7_probe_smoke(page: Any, notebook7: Any) -> None:
+    check_probe(page, notebook7, "probe7.ipynb")
+
+
+def _have(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(
+    not (_have("aiperf_magic.analysis") and _have("aiperf_magic.verify") and _have("pandas")),
+    reason="needs the rules (aiperf_magic.analysis), verify and pandas",
+)
+def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab: Any) -> None:
+    shots = page.shots
+    write_notebook(lab, "rowloop.ipynb", SETUP, ROW_LOOP)
+    open_notebook(page, lab, "rowloop.ipynb")
+    run_all(page)
+    wait_for_panel(page)
+    found = card(page, "AIP301")
+    expect(found).to_be_visible()
+    found.scroll_into_view_if_needed()
+    shots("panel")
+    original = source(page, 1)
+    assert original == ROW_LOOP
+    button(found, "Try").click()
+    expect(found.locator(".aiperf-equal")).to_contain_text("equal", timeout=180_000)
+    speed = found.locator(".aiperf-speedup").inner_text()
+    match = re.search(r"×([0-9.]+)", speed)
+    assert match and float(match.group(1)) > 1.0, speed
+    shots("tried")
+    applied = apply_and_undo(page, found, 1, original, shots)
+    assert applied.startswith("%%aiperf\n") and "iterrows" not in applied
+    refused_after_edit(page, found, 1, shots)
