@@ -57,8 +57,9 @@ def write_notebook(server: Any, name: str, *sources: str) -> None:
 
 
 def open_notebook(page: Any, server: Any, name: str) -> None:
+    # ?reset: a fresh workspace, without the notebooks earlier tests left open
     prefix = "lab/tree" if server.app == "lab" else "notebooks"
-    page.goto(f"{server.url}/{prefix}/{name}")
+    page.goto(f"{server.url}/{prefix}/{name}?reset")
     page.wait_for_function(f"() => window.jupyterapp && {NB} && {NB}.sessionContext")
     page.wait_for_function(f"() => {NB}.sessionContext.session?.kernel?.status === 'idle'", timeout=90_000)
 
@@ -154,6 +155,38 @@ def test_lab_probe_try_apply_undo_refuse_and_xss(page: Any, lab: Any) -> None:
 
 def test_notebook7_probe_smoke(page: Any, notebook7: Any) -> None:
     check_probe(page, notebook7, "probe7.ipynb")
+
+
+def test_lab_without_the_extension_falls_back_to_copy(page: Any, lab: Any) -> None:
+    # A comm target nobody registered is what a front end without the extension sees.
+    missing = "import aiperf_magic.bridge as _bridge\n_bridge.COMM_TARGET = 'aiperf_magic_absent'\n"
+    write_notebook(lab, "fallback.ipynb", PROBE.replace("\n", "\n" + missing, 1))
+    open_notebook(page, lab, "fallback.ipynb")
+    run_all(page)
+    wait_for_panel(page)
+    found = card(page, "AIP301")
+    original = source(page, 0)
+    button(found, "Try").click()
+    expect(found.locator(".aiperf-equal")).to_be_visible()
+    button(found, "Apply").click()
+    expect(found.locator(".aiperf-status-error")).to_contain_text("did not answer")
+    expect(found.locator(".aiperf-copy")).to_be_visible()
+    expect(found.locator(".aiperf-fallback")).to_contain_text("%aiperf apply 1")
+    assert source(page, 0) == original
+    found.locator(".aiperf-fallback").scroll_into_view_if_needed()
+    page.shots("fallback")
+
+
+def test_lab_magic_cell_shows_the_panel(page: Any, lab: Any) -> None:
+    busy = (
+        "%%aiperf\nimport time\nend = time.perf_counter() + 0.3\nwhile time.perf_counter() < end:\n    pass"
+    )
+    write_notebook(lab, "magic.ipynb", "%load_ext aiperf_magic", busy)
+    open_notebook(page, lab, "magic.ipynb")
+    run_all(page)
+    wait_for_panel(page)
+    expect(page.locator(".aiperf-panel .aiperf-header")).to_contain_text("wall")
+    page.shots("magic-panel")
 
 
 def _have(module: str) -> bool:
