@@ -27,7 +27,15 @@ class LineSampler:
         self.callees: defaultdict[int, Counter[str]] = defaultdict(Counter)
         self.outside_s = 0.0  # time the thread was not in the cell (IPython's own work, other threads)
 
-    def sample(self, dt: float) -> None:
+    def sample(self, dt: float, interval: float | None = None) -> None:
+        """Attribute the time since the last tick to where the thread is now.
+
+        A tick that came late (the machine was busy, or C code held the GIL) is capped at two
+        intervals: the thread was probably somewhere else for most of that gap, so it must not all
+        go to the line where the thread happens to be now (typically one that released the GIL).
+        """
+        if interval is not None:
+            dt = min(dt, 2 * interval)
         frame = sys._current_frames().get(self._thread_id)
         if frame is None:
             return
@@ -59,7 +67,8 @@ class LineSampler:
         f: FrameType | None = frame
         while f is not None:
             parent = f.f_back
-            if parent is not None and parent.f_code is self._root_code:
+            # The cell is module-level code; run_code's other callees (showtraceback...) are not.
+            if parent is not None and parent.f_code is self._root_code and f.f_code.co_name == "<module>":
                 return f.f_code.co_filename
             f = parent
         return None
@@ -67,7 +76,11 @@ class LineSampler:
     def hotspots(self, wall_s: float, source_lines: list[str] | None = None) -> list[Hotspot]:
         """Lines by time, largest first. ``share`` is the fraction of the cell's wall time."""
         out = []
-        for line, seconds in self.seconds.items():
+        # Weights are scaled to the measured wall time, since capping late ticks lost some of it.
+        total = sum(self.seconds.values()) + self.outside_s
+        scale = wall_s / total if total > 0 and wall_s > 0 else 1.0
+        for line, weight in self.seconds.items():
+            seconds = weight * scale
             callees = self.callees.get(line)
             callee = callees.most_common(1)[0][0] if callees else None
             text = ""

@@ -28,6 +28,8 @@ _RUN_CODE = InteractiveShell.run_code.__code__
 
 @magics_class
 class AiperfMagics(Magics):
+    shell: Any  # the InteractiveShell that loaded the extension (typed loosely: IPython says Optional)
+
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.state = SessionState()
@@ -212,7 +214,7 @@ def _check(args: Any) -> None:
 
 def _parent_cell_id(shell: Any) -> str | None:
     """The notebook cell id JupyterLab 4 / Notebook 7 send with each execute request."""
-    kernel = getattr(shell, "kernel", None)
+    kernel: Any = getattr(shell, "kernel", None)
     try:
         parent = kernel.get_parent() if hasattr(kernel, "get_parent") else getattr(kernel, "_parent_header", {})
         cell_id = (parent or {}).get("metadata", {}).get("cellId")

@@ -213,6 +213,10 @@ class Report:
         """Average number of CPU cores the process kept busy."""
         return self.cpu_s / self.wall_s if self.wall_s > 0 else 0.0
 
+    def cell_line(self, body_line: int) -> int:
+        """The line number the user sees in the notebook cell (the magic line is line 1)."""
+        return body_line + 1 if self.magic_line else body_line
+
     def finding(self, code: str) -> Finding | None:
         return next((f for f in self.findings if f.code == code), None)
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import CodeType, TracebackType
-from typing import Any, Callable
+from typing import Any
 
 from .hotspots import LineSampler
 from .probes.base import Probe
@@ -48,6 +49,7 @@ class CellRun:
         self.execution_count = execution_count
         self.magic_line = "%%aiperf"
         self._line_offset = line_offset
+        self._root_code = root_code
         self.notes: list[str] = []
         self.state: dict[str, Any] = {}  # scratch space for stages (snapshots taken in before())
         self._clock = clock
@@ -111,7 +113,8 @@ class CellRun:
         for probe in self.sampler.probes:
             report.gpus.extend(getattr(probe, "info", []))
         if error is not None:
-            report.error = _error_info(error, lines.filename if lines else None, self._line_offset)
+            cell_file = lines.filename if lines else None
+            report.error = _error_info(error, cell_file, self._root_code, self._line_offset)
         report.notes.extend(self.notes)
         report.notes.extend(self.sampler.notes)
         report.notes.extend(self._cuda.notes)
@@ -175,12 +178,19 @@ def _read_status_kib(key: str) -> int | None:
     return None
 
 
-def _error_info(error: BaseException, cell_file: str | None, line_offset: int) -> ErrorInfo:
+def _error_info(error: BaseException, cell_file: str | None, root_code: CodeType | None,
+                line_offset: int) -> ErrorInfo:
+    """Type, message and the innermost cell line the exception passed through."""
     line = None
+    parent: CodeType | None = None
     tb: TracebackType | None = error.__traceback__
     while tb is not None:
-        if cell_file is not None and tb.tb_frame.f_code.co_filename == cell_file:
+        code = tb.tb_frame.f_code
+        if cell_file is None and parent is root_code and code.co_name == "<module>":
+            cell_file = code.co_filename  # the cell ran too briefly to be sampled: learn its file here
+        if cell_file is not None and code.co_filename == cell_file:
             line = tb.tb_lineno - line_offset
+        parent = code
         tb = tb.tb_next
     return ErrorInfo(type=type(error).__name__, message=str(error), line=line if line and line > 0 else None)
 

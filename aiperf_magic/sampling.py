@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .hotspots import LineSampler
 from .probes.base import Probe
@@ -95,7 +96,7 @@ class Sampler:
         dt, self._last_tick = now - self._last_tick, now
         if self.lines is not None:
             try:
-                self.lines.sample(dt)
+                self.lines.sample(dt, self.interval_s)
             except Exception as exc:
                 self.lines = None
                 self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")

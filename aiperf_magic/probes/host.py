@@ -18,7 +18,7 @@ class HostProbe:
 
     def __init__(self, process: Any = None, psutil_module: Any = None) -> None:
         if psutil_module is None:
-            import psutil as psutil_module
+            psutil_module = _default_psutil()
         self._psutil = psutil_module
         self._process = process if process is not None else psutil_module.Process()
         self.notes: list[str] = []

@@ -25,7 +25,7 @@ def render_html(report: Report) -> str:
     head = " · ".join(f"<b>{escape(label)}</b> {escape(value)}" for label, value in headline(report))
     parts.append(f"<div><span style=\"{_BADGE}background:#eef\">aiperf{escape(cell)}</span>{head}</div>")
     if report.error is not None:
-        where = f" (line {report.error.line})" if report.error.line else ""
+        where = f" (line {report.cell_line(report.error.line)})" if report.error.line else ""
         parts.append(f'<div style="color:#b00">cell raised <code>{escape(report.error.type)}</code>: '
                      f"{escape(report.error.message)}{escape(where)}</div>")
     if report.verdict is not None:
@@ -42,7 +42,7 @@ def render_html(report: Report) -> str:
         parts.append(f"<details open><summary>Timeline</summary>{spark}<table>{rows}</table></details>")
     if report.hotspots:
         rows = "".join(
-            f"<tr><td>{h.line}</td><td>{escape(fmt.seconds(h.seconds))}</td><td>{escape(fmt.percent(h.share))}"
+            f"<tr><td>{report.cell_line(h.line)}</td><td>{escape(fmt.seconds(h.seconds))}</td><td>{escape(fmt.percent(h.share))}"
             f'<div style="background:#f97316;height:6px;width:{max(1, round(h.share * 120))}px"></div></td>'
             f"<td><code>{escape(h.text)}</code></td><td>{escape(h.callee or '')}</td></tr>"
             for h in report.hotspots[:12]
@@ -57,7 +57,7 @@ def render_html(report: Report) -> str:
             if f.fix is not None and f.fix.source:
                 fix = (f"<details><summary>fix: {escape(f.fix.title)} ({escape(f.fix.safety)})</summary>"
                        f"<pre>{escape(f.fix.diff)}</pre></details>")
-            where = f"line {f.line}" if f.line else "cell"
+            where = f"line {report.cell_line(f.line)}" if f.line else "cell"
             items.append(f"<li><b>{escape(f.code)}</b> {escape(where)}: {escape(f.message)}{fix}</li>")
         parts.append(f"<details open><summary>Findings</summary><ul>{''.join(items)}</ul></details>")
     for frame in report.frames:
@@ -84,7 +84,7 @@ def _sparklines(samples: Samples, width: int = 360, height: int = 40) -> str:
     span = samples.t[-1] - samples.t[0] or 1.0
     lines = []
     for values, colour in ((samples.cpu_percent, "#2563eb"), (samples.rss_bytes, "#16a34a")):
-        points = [(t, v) for t, v in zip(samples.t, values) if v is not None]
+        points = [(t, v) for t, v in zip(samples.t, values, strict=False) if v is not None]
         top = max((v for _, v in points), default=0) or 1
         coords = " ".join(f"{(t - samples.t[0]) / span * width:.1f},{height - v / top * (height - 2):.1f}"
                           for t, v in points)

@@ -14,7 +14,7 @@ def render_text(report: Report) -> str:
     cell = f" [{report.execution_count}]" if report.execution_count is not None else ""
     lines = [f"aiperf{cell}: " + " · ".join(f"{label} {value}" for label, value in headline(report))]
     if report.error is not None:
-        where = f" (line {report.error.line})" if report.error.line else ""
+        where = f" (line {report.cell_line(report.error.line)})" if report.error.line else ""
         lines.append(f"  cell raised {report.error.type}: {report.error.message}{where}")
     if report.verdict is not None:
         v = report.verdict
@@ -31,13 +31,13 @@ def render_text(report: Report) -> str:
         for h in report.hotspots[:MAX_HOTSPOTS]:
             bar = "█" * max(1, round(h.share * BAR_WIDTH)) if h.share > 0 else ""
             callee = f"  → {h.callee}" if h.callee else ""
-            lines.append(f"  line {h.line:>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
+            lines.append(f"  line {report.cell_line(h.line):>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
                          f"{bar:<{BAR_WIDTH}} {h.text[:60]}{callee}")
     findings = [f for f in report.findings if f.code != getattr(report.verdict, "code", None)]
     if findings:
         lines.append("Findings")
         for f in findings:
-            where = f"line {f.line}" if f.line else "cell"
+            where = f"line {report.cell_line(f.line)}" if f.line else "cell"
             fix = ""
             if f.fix is not None and f.fix.source:
                 fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"

@@ -1,0 +1,266 @@
+import threading
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from aiperf_magic.probes.gpu import GpuProbe
+from aiperf_magic.probes.host import HostProbe
+from aiperf_magic.sampling import Sampler, live_threads
+
+
+class FakeClock:
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+class CountingProbe:
+    def __init__(self):
+        self.notes = []
+        self.n = 0
+        self.started = self.stopped = False
+
+    def start(self):
+        self.started = True
+
+    def sample(self, row):
+        self.n += 1
+        row["cpu_percent"] = float(self.n)
+        row["rss_bytes"] = 1000 + self.n
+
+    def stop(self):
+        self.stopped = True
+
+
+def test_ticks_fill_columns_with_times_from_the_injected_clock():
+    clock, probe = FakeClock(), CountingProbe()
+    sampler = Sampler([probe], interval_s=0.02, clock=clock)
+    sampler.start(thread=False)
+    for _ in range(3):
+        clock.now += 0.02
+        sampler.tick()
+    samples = sampler.stop()
+    assert probe.started and probe.stopped
+    assert samples.t == pytest.approx([0.02, 0.04, 0.06])
+    assert samples.cpu_percent == [1.0, 2.0, 3.0]
+    assert samples.rss_bytes == [1001, 1002, 1003]
+    assert samples.swap_used_bytes == [None, None, None]
+
+
+def test_memory_stays_bounded_by_downsampling():
+    clock = FakeClock()
+    sampler = Sampler([CountingProbe()], interval_s=0.02, clock=clock, capacity=100)
+    sampler.start(thread=False)
+    for _ in range(10_000):  # 200 s of samples at 20 ms
+        clock.now += 0.02
+        sampler.tick()
+    samples = sampler.stop()
+    assert len(samples) <= 100
+    assert samples.downsampled >= 64
+    assert samples.t[-1] > 190  # still covers the whole run
+    assert samples.t == sorted(samples.t)
+
+
+def test_thread_samples_in_background_and_stops():
+    sampler = Sampler([CountingProbe()], interval_s=0.005)
+    sampler.start()
+    assert sampler.running and live_threads()
+    time.sleep(0.1)
+    samples = sampler.stop()
+    assert not sampler.running and not live_threads()
+    assert len(samples) >= 3
+
+
+def test_a_probe_that_raises_is_noted_and_does_not_stop_others():
+    class Broken:
+        def __init__(self):
+            self.notes = []
+
+        def start(self):
+            raise RuntimeError("no counters here")
+
+        def sample(self, row):
+            raise RuntimeError("boom")
+
+        def stop(self):
+            pass
+
+    clock, good = FakeClock(), CountingProbe()
+    sampler = Sampler([Broken(), good], clock=clock)
+    sampler.start(thread=False)
+    clock.now += 1
+    sampler.tick()
+    samples = sampler.stop()
+    assert samples.cpu_percent[0] == 1.0
+    assert any("no counters here" in n for n in sampler.notes)
+    assert any("boom" in n for n in sampler.notes)
+
+
+def test_interval_must_be_positive():
+    with pytest.raises(ValueError):
+        Sampler([], interval_s=0)
+
+
+# -- host probe ------------------------------------------------------------------------------------------
+class DeniedProcess:
+    def memory_info(self):
+        return SimpleNamespace(rss=123)
+
+    def io_counters(self):
+        raise PermissionError("access denied")
+
+
+def test_host_probe_turns_off_a_denied_counter_with_one_note():
+    import psutil
+
+    probe = HostProbe(process=DeniedProcess(), psutil_module=psutil)
+    probe.start()
+    rows = []
+    for _ in range(3):
+        row = {}
+        probe.sample(row)
+        rows.append(row)
+    assert all(r["rss_bytes"] == 123 for r in rows)
+    assert all(r["read_bytes"] is None for r in rows)
+    assert len([n for n in probe.notes if "disk I/O" in n]) == 1
+
+
+def test_host_probe_reads_this_machine():
+    probe = HostProbe()
+    probe.start()
+    row = {}
+    probe.sample(row)
+    assert row["rss_bytes"] > 1_000_000
+    assert row["mem_available_bytes"] > 0
+    assert isinstance(row["cpu_per_core"], list) and len(row["cpu_per_core"]) >= 1
+
+
+# -- GPU probe with a fake NVML ------------------------------------------------------------------------
+class FakeNVML:
+    NVML_PCIE_UTIL_RX_BYTES = 1
+    NVML_PCIE_UTIL_TX_BYTES = 0
+
+    def __init__(self, n=2, fail_after=None, pids=(4242,)):
+        self.n, self.fail_after, self.reads, self.pids = n, fail_after, 0, pids
+        self.shutdown = 0
+
+    def nvmlInit(self):
+        pass
+
+    def nvmlShutdown(self):
+        self.shutdown += 1
+
+    def nvmlDeviceGetCount(self):
+        return self.n
+
+    def nvmlDeviceGetHandleByIndex(self, i):
+        return i
+
+    def nvmlDeviceGetName(self, h):
+        return f"FakeGPU {h}".encode()
+
+    def nvmlDeviceGetUtilizationRates(self, h):
+        self.reads += 1
+        if self.fail_after is not None and self.reads > self.fail_after:
+            raise RuntimeError("GPU is lost")
+        return SimpleNamespace(gpu=50 + h)
+
+    def nvmlDeviceGetMemoryInfo(self, h):
+        return SimpleNamespace(used=(h + 1) << 30, total=80 << 30)
+
+    def nvmlDeviceGetPcieThroughput(self, h, kind):
+        return 1000 * (kind + 1)
+
+    def nvmlDeviceGetPowerUsage(self, h):
+        return 300_000
+
+    def nvmlDeviceGetComputeRunningProcesses(self, h):
+        return [SimpleNamespace(pid=p, usedGpuMemory=5 << 20) for p in self.pids]
+
+
+def test_fake_nvml_with_two_gpus_fills_two_series():
+    clock = FakeClock()
+    gpu = GpuProbe(nvml=FakeNVML(), pid=4242, min_period_s=0.0, clock=clock)
+    sampler = Sampler([gpu], clock=clock)
+    sampler.start(thread=False)
+    for _ in range(3):
+        clock.now += 0.02
+        sampler.tick()
+    samples = sampler.stop()
+    assert [g.index for g in samples.gpus] == [0, 1]
+    assert samples.gpus[1].util_percent == [51.0] * 3
+    assert samples.gpus[0].mem_used_bytes[0] == 1 << 30
+    assert samples.gpus[0].pcie_rx_bytes_s[0] == 1024.0 * 2000
+    assert samples.gpus[0].process_mem_bytes[0] == 5 << 20
+    assert samples.gpus[0].power_w[0] == 300.0
+    assert [g.name for g in gpu.info] == ["FakeGPU 0", "FakeGPU 1"]
+    assert gpu.info[0].process_memory_scope == "process"
+
+
+def test_hidden_pids_mean_device_wide_memory():
+    gpu = GpuProbe(nvml=FakeNVML(n=1, pids=(1,)), pid=4242)
+    gpu.start()
+    row = {}
+    gpu.sample(row)
+    gpu.stop()
+    assert gpu.info[0].process_memory_scope == "device-wide"
+    assert row["gpus"][0]["process_mem_bytes"] is None
+
+
+def test_nvml_error_mid_run_turns_gpu_sampling_off_with_a_note():
+    clock = FakeClock()
+    nvml = FakeNVML(n=1, fail_after=2)
+    gpu = GpuProbe(nvml=nvml, pid=4242, min_period_s=0.0, clock=clock)
+    sampler = Sampler([gpu], clock=clock)
+    sampler.start(thread=False)
+    for _ in range(5):
+        clock.now += 0.02
+        sampler.tick()
+    samples = sampler.stop()
+    assert samples.gpus[0].util_percent[:2] == [50.0, 50.0]
+    assert samples.gpus[0].util_percent[2:] == [None, None, None]
+    assert any("stopped mid-run" in n for n in sampler.notes)
+    assert nvml.shutdown == 1
+
+
+def test_missing_nvml_is_a_note_not_an_error():
+    class NoLibrary:
+        def nvmlInit(self):
+            raise OSError("NVML Shared Library Not Found")
+
+    gpu = GpuProbe(nvml=NoLibrary())
+    gpu.start()
+    row = {}
+    gpu.sample(row)
+    gpu.stop()
+    assert "gpus" not in row
+    assert gpu.notes == ["GPU not sampled: NVML unavailable (OSError: NVML Shared Library Not Found)"]
+
+
+def test_gpu_reads_are_throttled_and_repeated_between_reads():
+    clock = FakeClock()
+    nvml = FakeNVML(n=1)
+    gpu = GpuProbe(nvml=nvml, pid=4242, min_period_s=0.1, clock=clock)
+    gpu.start()
+    rows = []
+    for _ in range(10):
+        clock.now += 0.02
+        row = {}
+        gpu.sample(row)
+        rows.append(row)
+    gpu.stop()
+    assert nvml.reads == 2  # at t=0.02 and t=0.12
+    assert all(r["gpus"][0]["util_percent"] == 50.0 for r in rows)
+
+
+def test_sampler_threads_are_daemons_named_for_the_leak_guard():
+    sampler = Sampler([CountingProbe()], interval_s=0.01)
+    sampler.start()
+    try:
+        names = [t.name for t in threading.enumerate()]
+        assert "aiperf-sampler" in names
+    finally:
+        sampler.stop()
