@@ -135,6 +135,11 @@ def stop_server(server: Server) -> None:
     server.proc.wait(10)
 
 
+@pytest.fixture(scope="session")
+def extension_dir() -> Path:
+    return built_extension()
+
+
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     if not Path(CHROMIUM).exists():
