@@ -141,7 +141,5 @@ class FindingCard:
 def findings_view(ctx: PanelContext) -> tuple[Any, list[FindingCard]]:
     cards = [FindingCard(ctx, n, f) for n, f in enumerate(ctx.report.findings, 1)]
     if not cards:
-        return widgets.HTML(
-            f'<div style="color:{MUTED}">No known performance traps in this cell.</div>'
-        ), cards
+        return widgets.HTML(f'<div style="color:{MUTED}">No known performance traps in this cell.</div>'), cards
     return widgets.VBox([c.view for c in cards]), cards

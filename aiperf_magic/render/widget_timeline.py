@@ -49,13 +49,18 @@ def _rows(samples: Samples) -> list[str]:
     return rows
 
 
-def timeline_figure(samples: Samples) -> go.Figure | None:
-    """A plain Figure of the samples, or None when nothing was sampled."""
+def timeline_figure(samples: Samples, figure: Any = None) -> Any:
+    """The samples drawn into ``figure`` (a new Figure by default), or None when nothing was sampled.
+
+    Traces are added to the final figure directly: plotly validates every point once on the way
+    in, so building a Figure and then copying it into a FigureWidget would pay that twice.
+    """
     rows = _rows(samples)
     if not samples.t or not rows:
         return None
     x, unit = time_axis(samples.t)
     fig = make_subplots(
+        figure=figure if figure is not None else go.Figure(),
         rows=len(rows),
         cols=1,
         shared_xaxes=True,
@@ -72,23 +77,17 @@ def timeline_figure(samples: Samples) -> go.Figure | None:
             width = max((len(c) for c in samples.cpu_per_core if c), default=0)
             z = [[(c[i] if c and i < len(c) else None) for c in samples.cpu_per_core] for i in range(width)]
             fig.add_trace(
-                go.Heatmap(
-                    x=x, z=z, zmin=0, zmax=100, colorscale="Blues", showscale=False, name="per-core CPU %"
-                ),
+                go.Heatmap(x=x, z=z, zmin=0, zmax=100, colorscale="Blues", showscale=False, name="per-core CPU %"),
                 row=r,
                 col=1,
             )
             fig.update_yaxes(title_text="core", row=r, col=1)
         elif name == "Memory":
-            fig.add_trace(
-                go.Scatter(x=x, y=_gib(samples.rss_bytes), name="RSS (GiB)", mode="lines"), row=r, col=1
-            )
+            fig.add_trace(go.Scatter(x=x, y=_gib(samples.rss_bytes), name="RSS (GiB)", mode="lines"), row=r, col=1)
             fig.update_yaxes(title_text="GiB", rangemode="tozero", row=r, col=1)
         else:
             gpu = next(g for g in samples.gpus if f"GPU {g.index}" == name)
-            fig.add_trace(
-                go.Scatter(x=x, y=gpu.util_percent, name=f"{name} util %", mode="lines"), row=r, col=1
-            )
+            fig.add_trace(go.Scatter(x=x, y=gpu.util_percent, name=f"{name} util %", mode="lines"), row=r, col=1)
             fig.add_trace(
                 go.Scatter(x=x, y=_gib(gpu.mem_used_bytes), name=f"{name} memory (GiB)", mode="lines"),
                 row=r,
@@ -109,15 +108,12 @@ def timeline_figure(samples: Samples) -> go.Figure | None:
 
 def timeline_widget(samples: Samples) -> Any:
     """A FigureWidget for the panel, or None when nothing was sampled."""
-    fig = timeline_figure(samples)
-    return None if fig is None else go.FigureWidget(fig)
+    return timeline_figure(samples, go.FigureWidget())
 
 
 def comparison_figure(before_s: float, after_s: float) -> Any:
     """Before vs after bars for a tried fix (median seconds)."""
-    fig = go.Figure(
-        go.Bar(x=["before", "after"], y=[before_s, after_s], text=[f"{before_s:.3g}s", f"{after_s:.3g}s"])
-    )
+    fig = go.Figure(go.Bar(x=["before", "after"], y=[before_s, after_s], text=[f"{before_s:.3g}s", f"{after_s:.3g}s"]))
     fig.update_layout(
         height=220,
         width=320,
