@@ -43,11 +43,7 @@ def make_report(**changes: Any) -> Report:
         name="df",
         rows=1000,
         memory_bytes=64000,
-        columns=[
-            ColumnProfile(
-                name=XSS, dtype="int64", memory_bytes=8000, suggested_dtype="int8", saving_bytes=7000
-            )
-        ],
+        columns=[ColumnProfile(name=XSS, dtype="int64", memory_bytes=8000, suggested_dtype="int8", saving_bytes=7000)],
         saving_bytes=7000,
         fix_source="df = df.astype({'a': 'int8'})",
     )
@@ -90,9 +86,7 @@ class FakeBridge:
         self.requests: list[dict[str, Any]] = []
 
     def request(self, op: str, cell_id: Any, source: Any, expect: str, on_done: Any) -> None:
-        self.requests.append(
-            {"op": op, "cell_id": cell_id, "source": source, "expect": expect, "done": on_done}
-        )
+        self.requests.append({"op": op, "cell_id": cell_id, "source": source, "expect": expect, "done": on_done})
 
     def answer(self, reply: Reply) -> None:
         self.requests[-1]["done"](reply)
@@ -147,10 +141,7 @@ def test_panel_renders_every_section() -> None:
     for text in ("1. AIP301", "2. AIP101", "No rewrite: needs a human", "AIP901", "Findings (3)", "iterrows"):
         assert text in html
     assert [c.controls is not None for c in panel.findings] == [True, False, True]
-    assert (
-        panel.frames[0].controls is not None
-        and panel.frames[0].controls.try_button.description == "Try downcast"
-    )
+    assert panel.frames[0].controls is not None and panel.frames[0].controls.try_button.description == "Try downcast"
 
 
 def test_user_strings_are_escaped_everywhere() -> None:
@@ -167,9 +158,7 @@ def test_try_equal_enables_apply_and_shows_the_gain() -> None:
     assert fix.edit.apply_button.disabled and fix.edit.undo_button.disabled
     fix.try_button.click()
     assert verify.calls == [(BODY, FIXED)]
-    assert (
-        "✓ equal" in fix.result.value and "speedup ×40.00" in fix.result.value and "p95" in fix.result.value
-    )
+    assert "✓ equal" in fix.result.value and "speedup ×40.00" in fix.result.value and "p95" in fix.result.value
     assert isinstance(fix.chart.children[0], go.FigureWidget)
     assert not fix.edit.apply_button.disabled and fix.progress.value == ""
 
@@ -259,9 +248,7 @@ def test_frame_try_downcast_verifies_the_dtype_fix() -> None:
 
 
 def test_empty_report_renders_placeholders() -> None:
-    panel = build_panel(
-        Report(source="x = 1\n"), verify=fake_verify(EQUAL), bridge=FakeBridge(), namespace={}
-    )
+    panel = build_panel(Report(source="x = 1\n"), verify=fake_verify(EQUAL), bridge=FakeBridge(), namespace={})
     html = all_html(panel.view)
     assert panel.timeline is None and "Too short to sample" in html
     assert "No known performance traps" in html and "No DataFrame" in html
@@ -279,9 +266,7 @@ def test_timeline_needs_samples() -> None:
 
 
 def test_bundle_carries_the_widget_and_the_static_views() -> None:
-    bundle = panel_bundle(
-        make_report(), "text", "<b>html</b>", verify=fake_verify(EQUAL), bridge=FakeBridge()
-    )
+    bundle = panel_bundle(make_report(), "text", "<b>html</b>", verify=fake_verify(EQUAL), bridge=FakeBridge())
     assert bundle["text/plain"] == "text" and bundle["text/html"] == "<b>html</b>"
     assert bundle[WIDGET_MIME]["version_major"] == 2 and bundle[WIDGET_MIME]["model_id"]
 
@@ -290,3 +275,32 @@ def test_outside_a_kernel_only_static_views_are_published() -> None:
     assert not can_render_widgets()
     bundle = {"text/plain": "t", "text/html": "h"}
     assert _with_panel(make_report(), dict(bundle), None) == bundle
+
+
+def test_why_shows_the_rule_doc_sections(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+    import types
+
+    from aiperf_magic.render.widget_findings import rule_doc
+
+    rule = types.SimpleNamespace(
+        doc="## What it does\nx", sections={"What it does": "x", "Why is this bad?": "Each row " + XSS}
+    )
+    fake = types.ModuleType("aiperf_magic.analysis")
+    fake.all_rules = lambda: {"AIP301": rule}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "aiperf_magic.analysis", fake)
+    assert rule_doc("AIP301") == "Why is this bad?\nEach row " + XSS
+    assert rule_doc("AIP999") is None
+    panel = build_panel(make_report(), verify=fake_verify(EQUAL), bridge=FakeBridge(), namespace={})
+    html = all_html(panel.view)
+    assert "Each row &lt;script&gt;" in html and "<script>" not in html
+
+
+def test_refused_try_says_why_and_keeps_apply_disabled() -> None:
+    refused = Comparison(equal=False)
+    refused.refused = "df is not defined yet"  # type: ignore[attr-defined]
+    panel = build_panel(make_report(), verify=fake_verify(refused), bridge=FakeBridge(), namespace={})
+    fix = first_fix(panel)
+    fix.try_button.click()
+    assert "not run" in fix.result.value and "df is not defined yet" in fix.result.value
+    assert fix.edit.apply_button.disabled

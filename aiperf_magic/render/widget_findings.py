@@ -16,23 +16,21 @@ from .widget_actions import REPEAT, EditControls, PanelContext, status_html
 from .widget_html import MUTED, code_block, comparison_html, diff_block, esc
 from .widget_timeline import comparison_figure
 
+WHY_SECTIONS = ("Why is this bad?", "Use instead", "Fix safety")
+
 
 def rule_doc(code: str) -> str | None:
-    """The rule's own documentation, when the analysis layer offers one for ``code``."""
+    """The "Why" of a rule: its documentation's why, what to write instead, and fix safety."""
     try:
         analysis = importlib.import_module("aiperf_magic.analysis")
-    except Exception:
+        rule = analysis.all_rules().get(code)
+    except Exception:  # no catalog, or it failed to load: the card shows the message alone
         return None
-    for name in ("rule_doc", "explain"):
-        lookup = getattr(analysis, name, None)
-        if callable(lookup):
-            try:
-                doc = lookup(code)
-            except Exception:
-                continue
-            if isinstance(doc, str) and doc.strip():
-                return doc
-    return None
+    if rule is None:
+        return None
+    sections = getattr(rule, "sections", None) or {}
+    parts = [f"{name}\n{sections[name]}" for name in WHY_SECTIONS if sections.get(name)]
+    return "\n\n".join(parts) if parts else (rule.doc or None)
 
 
 CARD_LAYOUT = {"border": "1px solid #d0d7de", "padding": "4px", "margin": "4px 0"}

@@ -47,7 +47,10 @@ def diff_block(diff: str) -> str:
 def comparison_html(c: Comparison) -> str:
     """The outcome of a Try: equality first, then speed, memory and latency."""
     parts = []
-    if c.error:
+    refused = getattr(c, "refused", None)  # verify declined to run (inputs missing, not copyable)
+    if refused:
+        parts.append(f'<b style="color:{BAD_COLOR}">✗ not run</b>: {esc(refused)}')
+    elif c.error:
         parts.append(f'<b style="color:{BAD_COLOR}">✗ error</b> — the run raised:' + code_block(c.error))
     elif c.timed_out:
         parts.append(f'<b style="color:{BAD_COLOR}">✗ timed out</b> before both versions finished.')
