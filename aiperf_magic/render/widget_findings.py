@@ -54,7 +54,10 @@ class FixControls:
         self.edit = EditControls(ctx, fix.source, fallback_hint=f"or run  %aiperf apply {n}")
         self.edit.on_change = self.refresh
         self.confirm = widgets.Checkbox(
-            value=False, description="Apply without an equal Try (I accept different results)", indent=False
+            value=False,
+            description="Allow Apply without an equal Try (I accept that results may differ)",
+            indent=False,
+            layout={"width": "auto"},
         )
         self.confirm.layout.display = "" if self.unsafe else "none"
         self.confirm.observe(lambda _c: self.refresh(), names="value")

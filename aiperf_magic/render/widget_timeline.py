@@ -81,7 +81,8 @@ def timeline_figure(samples: Samples, figure: Any = None) -> Any:
                 row=r,
                 col=1,
             )
-            fig.update_yaxes(title_text="core", row=r, col=1)
+            # one row per core, labelled by its number while the labels stay readable
+            fig.update_yaxes(title_text="core", dtick=1 if width <= 16 else None, row=r, col=1)
         elif name == "Memory":
             fig.add_trace(go.Scatter(x=x, y=_gib(samples.rss_bytes), name="RSS (GiB)", mode="lines"), row=r, col=1)
             fig.update_yaxes(title_text="GiB", rangemode="tozero", row=r, col=1)
