@@ -77,9 +77,7 @@ def _wait_ready(server: Server, timeout_s: float = 90) -> None:
                     return
         except OSError:
             time.sleep(0.3)
-    raise RuntimeError(
-        f"jupyter {server.app} did not start in {timeout_s}s: {server.log.read_text()[-3000:]}"
-    )
+    raise RuntimeError(f"jupyter {server.app} did not start in {timeout_s}s: {server.log.read_text()[-3000:]}")
 
 
 def start_server(app: str, base: Path) -> Server:

@@ -178,15 +178,42 @@ def test_lab_without_the_extension_falls_back_to_copy(page: Any, lab: Any) -> No
 
 
 def test_lab_magic_cell_shows_the_panel(page: Any, lab: Any) -> None:
-    busy = (
-        "%%aiperf\nimport time\nend = time.perf_counter() + 0.3\nwhile time.perf_counter() < end:\n    pass"
-    )
+    busy = "%%aiperf\nimport time\nend = time.perf_counter() + 0.3\nwhile time.perf_counter() < end:\n    pass"
     write_notebook(lab, "magic.ipynb", "%load_ext aiperf_magic", busy)
     open_notebook(page, lab, "magic.ipynb")
     run_all(page)
     wait_for_panel(page)
     expect(page.locator(".aiperf-panel .aiperf-header")).to_contain_text("wall")
     page.shots("magic-panel")
+
+
+def test_lab_two_notebooks_on_one_kernel_edit_only_the_cell_that_ran(page: Any, lab: Any) -> None:
+    # Both notebooks hold the same text; only the cell id tells them apart.
+    write_notebook(lab, "shared_a.ipynb", PROBE)
+    write_notebook(lab, "shared_b.ipynb", PROBE)
+    open_notebook(page, lab, "shared_b.ipynb")
+    kernel_id = page.evaluate(f"() => {NB}.sessionContext.session.kernel.id")
+    page.evaluate(
+        "k => window.jupyterapp.commands.execute('docmanager:open', {path: 'shared_a.ipynb', kernel: {id: k}})",
+        kernel_id,
+    )
+    page.wait_for_function(f"() => {NB}.context.path === 'shared_a.ipynb'")
+    page.wait_for_function(f"k => {NB}.sessionContext.session?.kernel?.id === k", arg=kernel_id)
+    page.wait_for_function(f"() => {NB}.sessionContext.session?.kernel?.status === 'idle'")
+    run_all(page)
+    wait_for_panel(page)
+    found = card(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)"), "AIP301")
+    button(found, "Try").click()
+    expect(found.locator(".aiperf-equal")).to_be_visible()
+    button(found, "Apply").click()
+    expect(found.locator(".aiperf-status-ok")).to_contain_text("Applied")
+    sources = page.evaluate(
+        """() => Object.fromEntries(Array.from(window.jupyterapp.shell.widgets('main'))
+             .filter(w => w.context && w.content && w.content.model)
+             .map(w => [w.context.path, w.content.model.cells.get(0).sharedModel.getSource()]))"""
+    )
+    assert sources == {"shared_a.ipynb": PROBE_REWRITTEN, "shared_b.ipynb": PROBE}
+    page.shots("applied-in-a-only")
 
 
 def _have(module: str) -> bool:
