@@ -304,3 +304,28 @@ def test_refused_try_says_why_and_keeps_apply_disabled() -> None:
     fix.try_button.click()
     assert "not run" in fix.result.value and "df is not defined yet" in fix.result.value
     assert fix.edit.apply_button.disabled
+
+
+def test_insert_below_and_its_undo_target_the_new_cell() -> None:
+    from aiperf_magic.render.widget_actions import EditControls, PanelContext
+
+    bridge = FakeBridge()
+    edit = EditControls(
+        PanelContext(make_report(), bridge=bridge, namespace={}), "df = df.astype('int8')\n", insert=True
+    )
+    edit.allowed = True
+    edit.refresh()
+    edit.apply_button.click()
+    req = bridge.requests[0]
+    assert (req["op"], req["cell_id"], req["source"]) == ("insert_below", "cell-1", "df = df.astype('int8')\n")
+    assert req["expect"] == "%%aiperf --interval 10\n" + BODY
+    bridge.answer(Reply(ok=True, new_cell_id="cell-2"))
+    assert "new cell below" in edit.status.value
+    edit.undo_button.click()
+    req = bridge.requests[1]
+    assert (req["op"], req["cell_id"], req["source"], req["expect"]) == (
+        "undo",
+        "cell-2",
+        None,
+        "df = df.astype('int8')\n",
+    )
