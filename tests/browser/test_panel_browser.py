@@ -173,6 +173,9 @@ def test_lab_without_the_extension_falls_back_to_copy(page: Any, lab: Any) -> No
     expect(found.locator(".aiperf-copy")).to_be_visible()
     expect(found.locator(".aiperf-fallback")).to_contain_text("%aiperf apply 1")
     assert source(page, 0) == original
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab.url)
+    found.locator(".aiperf-copy").click()
+    assert page.evaluate("() => navigator.clipboard.readText()") == PROBE_REWRITTEN
     found.locator(".aiperf-fallback").scroll_into_view_if_needed()
     page.shots("fallback")
 
