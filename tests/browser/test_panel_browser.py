@@ -251,3 +251,13 @@ def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab:
     applied = apply_and_undo(page, found, 1, original, shots)
     assert applied.startswith("%%aiperf\n") and "iterrows" not in applied
     refused_after_edit(page, found, 1, shots)
+    # the fallback line magic puts the same rewrite in a new cell below it
+    page.evaluate(
+        f"""() => {{ const nb = {NB}.content;
+             nb.model.sharedModel.insertCell(2, {{cell_type: 'code', source: '%aiperf apply 1'}});
+             nb.activeCellIndex = 2;
+             return window.jupyterapp.commands.execute('notebook:run-cell'); }}"""
+    )
+    page.wait_for_function(f"() => {NB}.content.model.cells.length === 4")
+    assert source(page, 3) == applied
+    shots("apply-n-inserted")
