@@ -70,7 +70,7 @@ def hotspots_html(report: Report) -> str:
             f"<td>{esc(h.callee or '')}</td></tr>"
         )
     head = "".join(f"<th>{h}</th>" for h in ("line", "code", "", "share", "time", "top callee"))
-    return f'<table class="aiperf-hotspots"><tr>{head}</tr>{"".join(rows)}</table>'
+    return f'<table class="aiperf-hotspots" style="border-spacing:12px 2px"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
 def _section(title: str) -> Any:

@@ -40,7 +40,7 @@ def columns_table(frame: FrameProfile) -> str:
             f"<td>{esc(suggestion)}</td><td>{esc(fmt.size(c.saving_bytes) if c.saving_bytes else '')}</td>"
             f'<td style="color:{MUTED}">{esc(c.reason)}</td></tr>'
         )
-    return f'<table class="aiperf-columns"><tr>{head}</tr>{"".join(rows)}</table>'
+    return f'<table class="aiperf-columns" style="border-spacing:12px 2px"><tr>{head}</tr>{"".join(rows)}</table>'
 
 
 class FrameCard:

@@ -260,4 +260,5 @@ def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab:
     )
     page.wait_for_function(f"() => {NB}.content.model.cells.length === 4")
     assert source(page, 3) == applied
+    show_cell(page, 3)
     shots("apply-n-inserted")
