@@ -219,6 +219,26 @@ def test_lab_two_notebooks_on_one_kernel_edit_only_the_cell_that_ran(page: Any, 
     page.shots("applied-in-a-only")
 
 
+def test_lab_reopened_notebook_panel_still_applies(page: Any, lab: Any) -> None:
+    # The kernel keeps running; the reopened notebook restores the panel from it.
+    write_notebook(lab, "reopen.ipynb", PROBE)
+    open_notebook(page, lab, "reopen.ipynb")
+    run_all(page)
+    wait_for_panel(page)
+    button(card(page, "AIP301"), "Try").click()
+    expect(card(page, "AIP301").locator(".aiperf-equal")).to_be_visible()
+    page.evaluate(f"async () => {{ await {NB}.context.save(); {NB}.dispose(); }}")
+    page.wait_for_function("() => !window.jupyterapp.shell.currentWidget?.context")
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:open', {path: 'reopen.ipynb'})")
+    page.wait_for_function(f"() => {NB}?.context?.path === 'reopen.ipynb'")
+    wait_for_panel(page)
+    found = card(page, "AIP301")
+    button(found, "Apply").click()
+    expect(found.locator(".aiperf-status-ok")).to_contain_text("Applied")
+    assert source(page, 0) == PROBE_REWRITTEN
+    page.shots("reopened-and-applied")
+
+
 def _have(module: str) -> bool:
     try:
         return importlib.util.find_spec(module) is not None
