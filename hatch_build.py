@@ -41,7 +41,7 @@ def _core_path() -> str:
 
 
 def build_labextension(root: Path) -> None:
-    src = root / SOURCE_DIR
+    src = root.resolve() / SOURCE_DIR
     npm = shutil.which("npm")
     if npm is None:
         raise RuntimeError(
