@@ -21,8 +21,8 @@ from ..report import Report
 from . import format as fmt
 from .summary import gpu_line, headline
 from .widget_actions import PanelContext, Verify, shared_bridge
-from .widget_findings import FindingCard, findings_view
-from .widget_frames import FrameCard, frames_view
+from .widget_findings import findings_view
+from .widget_frames import frames_view
 from .widget_html import BAD_COLOR, MUTED, esc
 from .widget_timeline import timeline_widget
 
@@ -100,10 +100,6 @@ class Panel:
             parts += [_section("Notes"), widgets.HTML(f'<ul style="color:{MUTED}">{notes}</ul>')]
         self.view = widgets.VBox(parts, layout={"max_width": "1000px"})
         self.view.add_class("aiperf-panel")
-
-    @property
-    def cards(self) -> list[FindingCard | FrameCard]:
-        return [*self.findings, *self.frames]
 
 
 def build_panel(
