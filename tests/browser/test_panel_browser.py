@@ -23,13 +23,18 @@ XSS_FLAG = "__aiperf_xss"
 
 PROBE = """# aiperf panel probe
 from aiperf_magic.render.widget import build_panel
-from aiperf_magic.report import Comparison, Finding, Fix, Report, Samples
+from aiperf_magic.report import (ColumnProfile, Comparison, ErrorInfo, Finding, Fix, FrameProfile, Hotspot,
+                                 Report, Samples)
 _parent = get_ipython().kernel.get_parent()
 _first, _body = _parent["content"]["code"].split("\\n", 1)
 _xss = "<img src=x onerror='window.__aiperf_xss = 1'><script>window.__aiperf_xss = 2</script>"
 _report = Report(
     source=_body, cell_id=_parent["metadata"]["cellId"], magic_line=_first, wall_s=0.5, cpu_s=0.5,
     samples=Samples(t=[0.0, 0.1, 0.2], cpu_percent=[100.0, 95.0, 99.0], rss_bytes=[10**8, 2 * 10**8, 10**8]),
+    error=ErrorInfo(type="ValueError", message="bad value " + _xss),
+    hotspots=[Hotspot(line=2, seconds=0.4, share=0.8, text="x = '" + _xss + "'")],
+    frames=[FrameProfile(name="df", rows=3, memory_bytes=64, columns=[
+        ColumnProfile(name="col " + _xss, dtype="int64", memory_bytes=24, reason="value " + _xss)])],
     findings=[Finding(code="AIP301", message="Row loop " + _xss, line=2,
                       fix=Fix(title="Column expression " + _xss, source="total = 42  # rewritten\\n",
                               diff="-" + _xss + "\\n+total = 42  # rewritten"))])
@@ -136,6 +141,9 @@ def check_probe(page: Any, server: Any, name: str) -> None:
     shots("panel")
     # markup in messages, titles, diffs and notes is text, and none of it ran
     expect(found).to_contain_text("Row loop <img src=x onerror=")
+    panel = page.locator(".aiperf-panel")
+    for shown in ("bad value <img src=x", "col <img src=x", "value <img src=x", "x = '<img src=x"):
+        expect(panel).to_contain_text(shown)
     assert page.evaluate(f"() => window.{XSS_FLAG}") is None
     original = source(page, 0)
     expect(button(found, "Apply")).to_be_disabled()
