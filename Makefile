@@ -37,7 +37,7 @@ $(VENV)-pd2/.installed: pyproject.toml
 	touch $@
 
 test-pandas2: $(VENV)-pd2/.installed
-	$(VENV)-pd2/bin/python -m pytest -q -m "not browser and not notebooks" tests/core
+	$(VENV)-pd2/bin/python -m pytest -q -m "not browser and not notebooks" tests/core tests/runtime
 
 lint: setup
 	$(VENV)/bin/ruff check aiperf_magic tests benchmarks

@@ -18,7 +18,7 @@ _LAZY = {
     "Comparison": ("aiperf_magic.report", "Comparison"),
     "analyze": ("aiperf_magic.analysis", "analyze"),
     "fix": ("aiperf_magic.fixes", "fix"),
-    "verify": ("aiperf_magic.verify", "verify"),
+    "verify": ("aiperf_magic.verification", "verify"),
 }
 
 __all__ = ["__version__", "load_ipython_extension", "unload_ipython_extension", *_LAZY]

@@ -141,6 +141,8 @@ class AiperfMagics(Magics):
                 return
             error = KeyboardInterrupt() if result is None else result.error_in_exec
             report = run.finish(error)
+            # IPython 9 numbers a stored cell before pre_run_cell: the result has the number the user sees.
+            report.execution_count = getattr(result, "execution_count", None) or report.execution_count
             self._deliver(report, args, as_return=False)
         except Exception as exc:
             run.cancel()

@@ -166,6 +166,10 @@ class Comparison:
     error: str | None = None  # traceback text when the rewrite (or the original) raised
     timed_out: bool = False
     notes: list[str] = field(default_factory=list)
+    refused: str | None = None  # why the sandbox could not be built (missing or uncopyable inputs)
+    compared: list[str] = field(default_factory=list)  # the names whose values were compared
+    finding_code: str | None = None  # the rule whose fix was tried, when known
+    title: str = ""  # the fix's title, when known
 
     @property
     def better(self) -> bool:
@@ -178,6 +182,16 @@ class Comparison:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Comparison:
         return from_dict(cls, data)
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        from .render.comparison import render_comparison_text
+
+        p.text("Comparison(...)" if cycle else render_comparison_text(self))
+
+    def _repr_html_(self) -> str:
+        from .render.comparison import render_comparison_html
+
+        return render_comparison_html(self)
 
 
 @dataclass
@@ -206,6 +220,8 @@ class Report:
     error: ErrorInfo | None = None
     notes: list[str] = field(default_factory=list)
     torch_profile: dict[str, Any] | None = None
+    # seconds the cell's threads were ready to run but waited for a CPU held by other processes
+    cpu_wait_s: float | None = None
     schema: int = SCHEMA_VERSION
 
     @property

@@ -139,8 +139,9 @@ class CellRun:
 
 def default_probes(options: RunOptions) -> list[Probe]:
     from .probes.host import HostProbe
+    from .probes.threads import ThreadProbe
 
-    probes: list[Probe] = [HostProbe()]
+    probes: list[Probe] = [HostProbe(), ThreadProbe()]
     if options.gpu:
         from .probes.gpu import GpuProbe
 

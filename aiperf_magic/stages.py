@@ -26,4 +26,9 @@ class Stage(Protocol):
 
 def default_stages() -> list[Stage]:
     """The stages every ``%%aiperf`` cell runs, in order."""
-    return []
+    from .frames import FramesStage
+    from .probes.torch_profile import TorchProfileStage
+    from .verdict import VerdictStage
+
+    # verdict last: it links the findings the other stages added
+    return [FramesStage(), TorchProfileStage(), VerdictStage()]

@@ -61,11 +61,13 @@ def time_cell(shell, code: str) -> float:
     return elapsed
 
 
-def run_workloads(shell, repeat: int, size: str) -> None:
+def run_workloads(shell, repeat: int, size: str, only: list[str] | None = None) -> None:
     modes = available_modes(shell)
     rng = random.Random(1)
     print(f"{'workload':<16}" + "".join(f"{m:>26}" for m in modes))
     for name, template in WORKLOADS.items():
+        if only and name not in only:
+            continue
         body = template.format(**SIZES[size])
         times: dict[str, list[float]] = {m: [] for m in modes}
         time_cell(shell, body)  # warm-up: imports, caches
@@ -108,6 +110,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=None)
+    parser.add_argument("--only", action="append", choices=list(WORKLOADS), help="run only these workloads")
     args = parser.parse_args()
     from IPython.testing.globalipapp import get_ipython
 
@@ -115,7 +118,7 @@ def main() -> None:
     shell.run_line_magic("load_ext", "aiperf_magic")
     repeat = args.repeat or (3 if args.quick else 5)
     print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians; ratio to plain in ()")
-    run_workloads(shell, repeat, "quick" if args.quick else "full")
+    run_workloads(shell, repeat, "quick" if args.quick else "full", args.only)
     empty_cell_cost(shell)
     load_ext_time()
 

@@ -10,7 +10,7 @@ from html import escape
 
 from ..report import Report, Samples
 from . import format as fmt
-from .summary import gpu_line, headline, timeline
+from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details
 
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"
@@ -32,6 +32,12 @@ def render_html(report: Report) -> str:
         v = report.verdict
         parts.append(f'<div><span style="{_BADGE}background:#fde68a">{escape(v.code)} {escape(v.title)}'
                      f"</span>{escape(v.sentence)}</div>")
+        details = "".join(f"<li>{escape(line)}</li>" for line in verdict_details(report))
+        if details:
+            parts.append(f'<ul style="margin:2px 0 4px 18px;color:#444">{details}</ul>')
+    wait = cpu_wait_line(report)
+    if wait:
+        parts.append(f'<div style="color:#666">{escape(wait)}</div>')
     gpus = gpu_line(report)
     if gpus:
         parts.append(f"<div>GPUs: {escape(gpus)}</div>")
@@ -70,6 +76,10 @@ def render_html(report: Report) -> str:
         parts.append(f"<details><summary>Frame {escape(frame.name)}: {frame.rows:,} rows, "
                      f"{escape(fmt.size(frame.memory_bytes))}</summary><table><tr><th>column</th><th>dtype</th>"
                      f"<th>memory</th><th>suggested</th><th>saving</th><th>why</th></tr>{rows}</table></details>")
+    prof = torch_profile_lines(report)
+    if prof:
+        items = "".join(f"<li>{escape(line)}</li>" for line in prof)
+        parts.append(f"<details><summary>torch profile</summary><ul>{items}</ul></details>")
     if report.notes:
         notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
         parts.append(f'<details><summary>Notes</summary><ul style="color:#666">{notes}</ul></details>')

@@ -57,3 +57,50 @@ def gpu_line(report: Report) -> str | None:
     scopes = {g.process_memory_scope for g in report.gpus}
     scope = "device-wide (this process is not visible to NVML)" if scopes == {"device-wide"} else "per process"
     return f"{names}; GPU memory shown {scope}"
+
+
+def verdict_details(report: Report) -> list[str]:
+    """Advice and evidence lines under the verdict."""
+    v = report.verdict
+    if v is None:
+        return []
+    out = []
+    if v.advice:
+        out.append(f"advice: {v.advice}")
+    if v.evidence:
+        out.append("evidence: " + ", ".join(f"{k}={_number(val)}" for k, val in v.evidence.items()))
+    if v.related:
+        out.append("explained by: " + ", ".join(v.related))
+    return out
+
+
+def cpu_wait_line(report: Report) -> str | None:
+    if not report.cpu_wait_s or report.wall_s <= 0 or report.cpu_wait_s < 0.05 * report.wall_s:
+        return None
+    return (f"the cell's threads waited {fmt.seconds(report.cpu_wait_s)} for a CPU held by other processes "
+            "(the machine was busy)")
+
+
+def torch_profile_lines(report: Report, top: int = 5) -> list[str]:
+    prof = report.torch_profile
+    if not prof:
+        return []
+    out = []
+    for op in (prof.get("top_ops") or [])[:top]:
+        out.append(f"{op.get('name')}: {op.get('self_cpu_ms', 0):.1f} ms self CPU, {op.get('calls')} calls")
+    for op in (prof.get("top_device_ops") or [])[:top]:
+        out.append(f"[GPU] {op.get('name')}: {op.get('self_device_ms', 0):.1f} ms, {op.get('calls')} calls")
+    for kind, copy in (prof.get("copies") or {}).items():
+        if copy and copy.get("count"):
+            out.append(f"copies {kind}: {copy['count']} ({fmt.size(copy.get('bytes'))})")
+    loader = prof.get("dataloader") or {}
+    if loader.get("batches"):
+        out.append(f"DataLoader: {100 * loader.get('share', 0):.0f}% of the cell waiting for "
+                   f"{loader['batches']} batches ({loader.get('level') or 'not input-bound'})")
+    return out
+
+
+def _number(value: object) -> str:
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)

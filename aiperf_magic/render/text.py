@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..report import Report
 from . import format as fmt
-from .summary import gpu_line, headline, timeline
+from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details
 
 BAR_WIDTH = 20
 MAX_HOTSPOTS = 8
@@ -19,6 +19,10 @@ def render_text(report: Report) -> str:
     if report.verdict is not None:
         v = report.verdict
         lines.append(f"Verdict: {v.code} {v.title}: {v.sentence}")
+        lines.extend(f"  {line}" for line in verdict_details(report))
+    wait = cpu_wait_line(report)
+    if wait:
+        lines.append(f"Note: {wait}")
     gpus = gpu_line(report)
     if gpus:
         lines.append(f"GPUs: {gpus}")
@@ -50,6 +54,10 @@ def render_text(report: Report) -> str:
             if col.suggested_dtype:
                 lines.append(f"  {col.name}: {col.dtype} → {col.suggested_dtype} "
                              f"saves {fmt.size(col.saving_bytes)} ({col.reason})")
+    prof = torch_profile_lines(report)
+    if prof:
+        lines.append("torch profile")
+        lines.extend(f"  {line}" for line in prof)
     if report.notes:
         lines.append("Notes")
         lines.extend(f"  {note}" for note in report.notes)

@@ -1,0 +1,200 @@
+"""Edits proposed by fixers, and the one pass that applies any number of them to a cell.
+
+An :class:`Edits` is keyed by the original nodes of a :class:`~.base.Cell`: replace a node, set a
+keyword on a call, insert statements before/after one, remove one, wrap one in ``with``, and the
+imports the new code needs. :func:`apply_edits` applies every accepted fix in one traversal.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from .base import DEFAULT_ALIAS, Cell, expr, mask_ipython, stmt, unmask_ipython
+
+
+@dataclass
+class Edits:
+    """What one fix changes, keyed by the original nodes of a :class:`Cell`."""
+
+    title: str
+    safety: str = "safe"
+    replace: dict[cst.CSTNode, cst.CSTNode] = field(default_factory=dict)
+    kwargs: dict[cst.Call, dict[str, str]] = field(default_factory=dict)
+    before: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
+    after: dict[cst.CSTNode, list[str]] = field(default_factory=dict)
+    remove: set[cst.CSTNode] = field(default_factory=set)
+    wrap: dict[cst.CSTNode, str] = field(default_factory=dict)  # statement -> ``with`` item code around it
+    imports: set[str] = field(default_factory=set)  # whole import statements, e.g. "import numpy as np"
+
+    def set_kwarg(self, call: cst.Call, name: str, value: str) -> None:
+        self.kwargs.setdefault(call, {})[name] = value
+
+    def need(self, cell: Cell, module: str) -> str:
+        """The name to write for ``module`` in new code, importing it when the cell has not."""
+        alias = cell.alias_of(module)
+        if alias is not None:
+            return alias
+        local = DEFAULT_ALIAS.get(module)
+        self.imports.add(f"import {module} as {local}" if local else f"import {module}")
+        return local or module
+
+    def need_from(self, cell: Cell, module: str, name: str) -> str:
+        local = cell.imported_name(module, name)
+        if local is None:
+            self.imports.add(f"from {module} import {name}")
+            local = name
+        return local
+
+    def touched(self) -> list[cst.CSTNode]:
+        return [*self.replace, *self.kwargs, *self.remove]
+
+
+def _overlaps(a: CodeRange, b: CodeRange) -> bool:
+    a0, a1 = (a.start.line, a.start.column), (a.end.line, a.end.column)
+    b0, b1 = (b.start.line, b.start.column), (b.end.line, b.end.column)
+    return a0 < b1 and b0 < a1
+
+
+def compatible(cell: Cell, accepted: Iterable[Edits], candidate: Edits) -> bool:
+    """False when ``candidate`` would replace a node another accepted fix also rewrites."""
+    mine = [cell.positions[n] for n in candidate.replace] + [cell.positions[n] for n in candidate.remove]
+    kw_mine = [cell.positions[n] for n in candidate.kwargs]
+    for other in accepted:
+        theirs = [cell.positions[n] for n in (*other.replace, *other.remove)]
+        kw_theirs = [cell.positions[n] for n in other.kwargs]
+        if any(_overlaps(a, b) for a in mine for b in theirs + kw_theirs):
+            return False
+        if any(_overlaps(a, b) for a in kw_mine for b in theirs):
+            return False
+        if set(candidate.wrap) & set(other.wrap):
+            return False
+        for call, values in candidate.kwargs.items():
+            clash = other.kwargs.get(call, {})
+            if any(k in clash and clash[k] != v for k, v in values.items()):
+                return False
+    return True
+
+
+class _Apply(cst.CSTTransformer):
+    def __init__(self, edits: list[Edits]) -> None:
+        super().__init__()
+        self.replace: dict[cst.CSTNode, cst.CSTNode] = {}
+        self.kwargs: dict[cst.CSTNode, dict[str, str]] = {}
+        self.before: dict[cst.CSTNode, list[str]] = {}
+        self.after: dict[cst.CSTNode, list[str]] = {}
+        self.remove: set[cst.CSTNode] = set()
+        self.wrap: dict[cst.CSTNode, str] = {}
+        for e in edits:
+            self.wrap.update(e.wrap)
+            self.replace.update(e.replace)
+            for call, values in e.kwargs.items():
+                self.kwargs.setdefault(call, {}).update(values)
+            for src, dst in ((e.before, self.before), (e.after, self.after)):
+                for node, lines in src.items():
+                    dst.setdefault(node, []).extend(x for x in lines if x not in dst.get(node, []))
+            self.remove |= e.remove
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[no-untyped-def, override]
+        node = updated_node
+        if original_node in self.kwargs and isinstance(node, cst.Call):
+            node = with_kwargs(node, self.kwargs[original_node])
+        node = self.replace.get(original_node, node)
+        if original_node in self.wrap and isinstance(node, cst.BaseStatement):
+            node = _wrapped(node, self.wrap[original_node])
+        removed = original_node in self.remove
+        if original_node in self.before or original_node in self.after:
+            items = [stmt(s) for s in self.before.get(original_node, [])]
+            if not removed:
+                items.append(node)  # type: ignore[arg-type]
+            items += [stmt(s) for s in self.after.get(original_node, [])]
+            return cst.FlattenSentinel(items)
+        if removed:
+            return cst.RemovalSentinel.REMOVE
+        return node
+
+
+def _wrapped(node: cst.BaseStatement, item: str) -> cst.With:
+    """``with <item>:`` around ``node``; the statement's leading comments stay above the ``with``."""
+    lead = getattr(node, "leading_lines", ())
+    inner = node.with_changes(leading_lines=[]) if lead else node
+    return cst.With(items=[cst.WithItem(expr(item))], body=cst.IndentedBlock(body=[inner]), leading_lines=lead)
+
+
+def with_kwargs(call: cst.Call, values: dict[str, str]) -> cst.Call:
+    # f(x for x in xs) needs its own parentheses once the generator is not the only argument
+    args = [
+        a.with_changes(value=a.value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]))
+        if isinstance(a.value, cst.GeneratorExp) and not a.value.lpar
+        else a
+        for a in call.args
+    ]
+    for name, value in values.items():
+        new = cst.Arg(
+            keyword=cst.Name(name),
+            value=expr(value),
+            equal=cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace("")),
+        )
+        idx = next((i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == name), None)
+        if idx is not None:
+            args[idx] = args[idx].with_changes(value=new.value)
+            continue
+        if args and args[-1].comma is cst.MaybeSentinel.DEFAULT:
+            args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+        elif args and isinstance(args[-1].comma, cst.Comma):
+            # a trailing comma (often a multi-line call): the new argument takes the last one's place in
+            # the layout (its comma leads to the closing paren), the old last one gets a between-comma
+            closing = args[-1].comma
+            if len(args) > 1 and isinstance(args[-2].comma, cst.Comma):
+                args[-1] = args[-1].with_changes(comma=args[-2].comma)
+            new = new.with_changes(comma=closing)
+        args.append(new)
+    return call.with_changes(args=args)
+
+
+def apply_edits(cell: Cell, edits: list[Edits]) -> str:
+    """The cell's source with every edit applied in one traversal, plus the imports they need."""
+    module = cell.module.visit(_Apply(edits))
+    assert isinstance(module, cst.Module)
+    imports = sorted({i for e in edits for i in e.imports})
+    if imports:
+        body = list(module.body)
+        at = 0
+        while at < len(body) and _is_docstring_or_future(body[at]):
+            at += 1
+        module = module.with_changes(body=[*body[:at], *[stmt(i) for i in imports], *body[at:]])
+    return unmask_ipython(module.code, cell.ipython_lines)
+
+
+def _is_docstring_or_future(node: cst.CSTNode) -> bool:
+    if not isinstance(node, cst.SimpleStatementLine) or len(node.body) != 1:
+        return False
+    small = node.body[0]
+    if isinstance(small, cst.Expr) and isinstance(small.value, (cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    return (
+        isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name) and small.module.value == "__future__"
+    )
+
+
+def unified_diff(before: str, after: str, name: str = "cell") -> str:
+    lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"{name} (before)",
+        tofile=f"{name} (after)",
+    )
+    return "".join(x if x.endswith("\n") else x + "\n" for x in lines)
+
+
+def compiles(source: str) -> bool:
+    try:
+        masked, _ = mask_ipython(source)
+        compile(masked, "<cell>", "exec", dont_inherit=True, flags=0x2000)  # PyCF_ALLOW_TOP_LEVEL_AWAIT
+    except (SyntaxError, ValueError):
+        return False
+    return True

@@ -1,0 +1,83 @@
+"""Text and HTML views of a :class:`~aiperf_magic.report.Comparison` (a before/after run of a fix)."""
+
+from __future__ import annotations
+
+from html import escape
+
+from ..report import Comparison
+
+
+def _secs(v: float | None) -> str:
+    if v is None:
+        return "-"
+    return f"{v * 1e3:.3g} ms" if v < 1 else f"{v:.3g} s"
+
+
+def _bytes(v: int | None) -> str:
+    if v is None:
+        return "-"
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if abs(v) < 1024 or unit == "GiB":
+            return f"{v:.0f} {unit}" if unit == "B" else f"{v:.1f} {unit}"
+        v /= 1024  # type: ignore[assignment]
+    return str(v)
+
+
+def headline(c: Comparison) -> str:
+    """One sentence: the verdict on the rewrite."""
+    if c.refused:
+        return f"Not run: {c.refused}"
+    if c.timed_out:
+        return "The rewrite ran past its time limit and was stopped."
+    if c.error:
+        return "The rewrite raised an error (see the traceback); it is not an improvement."
+    if not c.equal:
+        return "Results differ" + (f" ({c.difference})" if c.difference else "") + "; the rewrite is not accepted."
+    if c.speedup is None:
+        return "Results are equal; no timing was taken."
+    if c.better:
+        return f"Results are equal and the rewrite is {c.speedup:.1f}x faster."
+    return f"Results are equal but the rewrite is slower ({c.speedup:.2f}x)."
+
+
+def rows(c: Comparison) -> list[tuple[str, str, str]]:
+    mem = f"{c.memory_ratio:.2f}x" if c.memory_ratio is not None else "-"
+    return [
+        ("median", _secs(c.before_s), _secs(c.after_s)),
+        ("p95", _secs(c.before_p95_s), _secs(c.after_p95_s)),
+        ("peak memory", _bytes(c.before_peak_bytes), _bytes(c.after_peak_bytes) + f" ({mem})"),
+    ]
+
+
+def render_comparison_text(c: Comparison) -> str:
+    title = " ".join(x for x in (c.finding_code or "", c.title) if x)
+    out = [f"aiperf try {title}".rstrip(), headline(c)]
+    if c.speedup is not None and not c.error and not c.refused:
+        out.append(f"{'':<12} {'before':>12} {'after':>22}")
+        out += [f"{name:<12} {b:>12} {a:>22}" for name, b, a in rows(c)]
+        out.append(f"speedup {c.speedup:.2f}x over {c.repeat} runs each; equal: {'yes' if c.equal else 'no'}")
+    if c.error:
+        out += ["", c.error.rstrip()]
+    out += [f"- {n}" for n in c.notes]
+    return "\n".join(out)
+
+
+def render_comparison_html(c: Comparison) -> str:
+    title = escape(" ".join(x for x in (c.finding_code or "", c.title) if x))
+    colour = "#1a7f37" if c.better else "#b35900"
+    parts = [
+        f'<div class="aiperf-comparison"><div><b>aiperf try</b> {title}</div>',
+        f'<div style="color:{colour}">{escape(headline(c))}</div>',
+    ]
+    if c.speedup is not None and not c.error and not c.refused:
+        body = "".join(f"<tr><td>{escape(n)}</td><td>{escape(b)}</td><td>{escape(a)}</td></tr>" for n, b, a in rows(c))
+        parts.append(f"<table><tr><th></th><th>before</th><th>after</th></tr>{body}</table>")
+        parts.append(
+            f"<div>speedup <b>{c.speedup:.2f}x</b> over {c.repeat} runs each; equal: {'yes' if c.equal else 'no'}</div>"
+        )
+    if c.error:
+        parts.append(f"<pre>{escape(c.error)}</pre>")
+    if c.notes:
+        parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in c.notes) + "</ul>")
+    parts.append("</div>")
+    return "".join(parts)

@@ -1,0 +1,64 @@
+"""Golden codemod fixtures: ``<CODE>_<case>.in.py`` -> ``<CODE>_<case>.out.py``.
+
+Each input's first line says what the fixer must do (``# expect: safe|unsafe|none``) and the
+anchor line of the finding carries ``# <- CODE`` (where the detector reports it).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from aiperf_magic.fixes import fix_findings, propose
+from aiperf_magic.fixes.edits import compiles
+from aiperf_magic.fixes.registry import fixers
+from aiperf_magic.report import Finding
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "fixes"
+CASES = sorted(FIXTURES.glob("*.in.py"))
+ANCHOR = re.compile(r"#\s*<-\s*(AIP\d{3})")
+
+
+def findings_of(source: str) -> list[Finding]:
+    out = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        m = ANCHOR.search(line)
+        if m:
+            out.append(Finding(code=m.group(1), message="fixture", line=number, fixable=True))
+    return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.name[: -len(".in.py")])
+def test_golden(case: Path, update_goldens: bool) -> None:
+    source = case.read_text()
+    expect = source.splitlines()[0].split(":", 1)[1].strip()
+    findings = findings_of(source)
+    assert findings, f"{case.name} marks no finding"
+    fixes = [propose(source, f) for f in findings]
+    assert all(f is not None for f in fixes)
+    if expect == "none":
+        assert all(f is not None and not f.source and f.reason for f in fixes), [f.source for f in fixes if f]
+    else:
+        assert all(f is not None and f.source and f.safety == expect for f in fixes), fixes
+        assert all(compiles(f.source) and f.diff.startswith("--- ") for f in fixes if f)
+    result = fix_findings(source, findings, unsafe=True)
+    assert compiles(result)
+    out = case.with_name(case.name.replace(".in.py", ".out.py"))
+    if update_goldens or not out.exists():
+        out.write_text(result)
+    assert result == out.read_text()
+    if expect == "none":
+        assert result == source
+
+
+def test_every_fixer_has_a_positive_fixture() -> None:
+    covered = {c.name.split("_")[0] for c in CASES if "# expect: none" not in c.read_text().splitlines()[0]}
+    assert set(fixers()) <= covered, set(fixers()) - covered
+
+
+def test_safe_fixes_only_without_consent() -> None:
+    source = (FIXTURES / "AIP201_listcomp_range.in.py").read_text()
+    assert fix_findings(source, findings_of(source)) == source  # AIP201's fix is unsafe
+    assert fix_findings(source, findings_of(source), unsafe=True) != source
