@@ -297,8 +297,7 @@ def test_why_shows_the_rule_doc_sections(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_refused_try_says_why_and_keeps_apply_disabled() -> None:
-    refused = Comparison(equal=False)
-    refused.refused = "df is not defined yet"  # type: ignore[attr-defined]
+    refused = Comparison(equal=False, refused="df is not defined yet")
     panel = build_panel(make_report(), verify=fake_verify(refused), bridge=FakeBridge(), namespace={})
     fix = first_fix(panel)
     fix.try_button.click()

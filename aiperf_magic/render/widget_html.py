@@ -10,6 +10,7 @@ import html
 
 from ..report import Comparison
 from . import format as fmt
+from .comparison import headline
 
 OK_COLOR = "#1a7f37"
 BAD_COLOR = "#cf222e"
@@ -45,31 +46,25 @@ def diff_block(diff: str) -> str:
 
 
 def comparison_html(c: Comparison) -> str:
-    """The outcome of a Try: equality first, then speed, memory and latency."""
-    parts = []
-    refused = getattr(c, "refused", None)  # verify declined to run (inputs missing, not copyable)
-    if refused:
-        parts.append(f'<b style="color:{BAD_COLOR}">✗ not run</b>: {esc(refused)}')
-    elif c.error:
-        parts.append(f'<b style="color:{BAD_COLOR}">✗ error</b> — the run raised:' + code_block(c.error))
-    elif c.timed_out:
-        parts.append(f'<b style="color:{BAD_COLOR}">✗ timed out</b> before both versions finished.')
-    elif c.equal:
-        parts.append(f'<b class="aiperf-equal" style="color:{OK_COLOR}">✓ equal</b> results')
+    """The outcome of a Try: equal ✓ / different ✗ with the verdict sentence, then speed and latency."""
+    proven = c.equal and not (c.error or c.refused or c.timed_out)
+    if proven:
+        mark = f'<b class="aiperf-equal" style="color:{OK_COLOR}">✓ equal</b>'
     else:
-        first = f": {esc(c.difference)}" if c.difference else ""
-        parts.append(f'<b class="aiperf-different" style="color:{BAD_COLOR}">✗ different</b>{first}')
-    if c.speedup is not None:
-        word = "faster" if c.speedup >= 1 else "slower"
-        parts.append(f'<span class="aiperf-speedup">speedup ×{c.speedup:.2f}</span> ({word})')
-    if c.memory_ratio is not None:
-        parts.append(f"peak memory ×{c.memory_ratio:.2f} of before")
-    if c.before_p50_s is not None or c.after_p50_s is not None:
-        parts.append(
-            f"latency p50 {fmt.seconds(c.before_p50_s)} → {fmt.seconds(c.after_p50_s)}, "
-            f"p95 {fmt.seconds(c.before_p95_s)} → {fmt.seconds(c.after_p95_s)}"
-        )
-    if c.repeat:
-        parts.append(f"{c.repeat} repeats each")
+        label = "not run" if c.refused else "timed out" if c.timed_out else "error" if c.error else "different"
+        mark = f'<b class="aiperf-different" style="color:{BAD_COLOR}">✗ {label}</b>'
+    parts = [f"{mark} {esc(headline(c))}"]
+    if c.speedup is not None and not c.error and not c.refused:
+        parts.append(f'<span class="aiperf-speedup">speedup ×{c.speedup:.2f}</span>')
+        if c.memory_ratio is not None:
+            parts.append(f"peak memory ×{c.memory_ratio:.2f} of before")
+        if c.before_p50_s is not None or c.after_p50_s is not None:
+            parts.append(
+                f"latency p50 {fmt.seconds(c.before_p50_s)} → {fmt.seconds(c.after_p50_s)}, "
+                f"p95 {fmt.seconds(c.before_p95_s)} → {fmt.seconds(c.after_p95_s)}"
+            )
+        if c.repeat:
+            parts.append(f"{c.repeat} repeats each")
+    error = code_block(c.error) if c.error else ""
     notes = "".join(f'<div style="color:{MUTED}">{esc(n)}</div>' for n in c.notes)
-    return '<div class="aiperf-comparison">' + " · ".join(parts) + notes + "</div>"
+    return '<div class="aiperf-comparison">' + " · ".join(parts) + error + notes + "</div>"
