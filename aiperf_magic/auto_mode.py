@@ -126,8 +126,6 @@ class AutoMode:
             self.threshold_s = threshold_s
         if self.enabled:
             return False
-        if not getattr(self.scan, "available", True):
-            self._note(getattr(self.scan, "note", None) or "static scan unavailable")
         self._start_probes()
         self._ticker = Ticker(INTERVAL_MS / 1000.0)
         self._ticker.start()

@@ -25,6 +25,9 @@ FRAME_BUDGET_S = 1.0  # profiling of one frame stops taking new columns after th
 MAX_FRAMES = 20  # frames profiled per cell; more are named in a note
 MAX_COLUMNS = 500  # columns profiled per frame
 STATE_KEY = "frames.snapshot"
+# Below this saving a dtype change is not worth a finding (a loop's leftover `row` Series, a tiny
+# lookup table): the frame is still listed in the report, only the advice is withheld.
+MIN_SAVING_BYTES = 256 * 1024
 
 Signature = tuple[int, tuple[int, ...], tuple[str, ...]]
 
@@ -150,6 +153,8 @@ def frame_finding(prof: FrameProfile, source: str) -> Finding | None:
         return None
     safe = all(c.safe for c in columns)
     saved = sum(c.saving_bytes for c in columns)
+    if saved < MIN_SAVING_BYTES:
+        return None
     share = 100.0 * saved / prof.memory_bytes if prof.memory_bytes else 0.0
     changes = ", ".join(f"{c.name}→{c.suggested_dtype}" for c in columns[:6])
     more = f" (+{len(columns) - 6} more)" if len(columns) > 6 else ""

@@ -26,9 +26,10 @@ class Stage(Protocol):
 
 def default_stages() -> list[Stage]:
     """The stages every ``%%aiperf`` cell runs, in order."""
+    from .analysis.stage import AnalysisStage  # lazy: libcst loads on the first %%aiperf, not at load_ext
     from .frames import FramesStage
     from .probes.torch_profile import TorchProfileStage
     from .verdict import VerdictStage
 
-    # verdict last: it links the findings the other stages added
-    return [FramesStage(), TorchProfileStage(), VerdictStage()]
+    # static findings first; verdict last: it links the findings the other stages added
+    return [AnalysisStage(), FramesStage(), TorchProfileStage(), VerdictStage()]

@@ -68,5 +68,5 @@ def fix(source: str, *, select: Iterable[str] | None = None, unsafe: bool = Fals
     """
     from ..analysis import analyze  # the detectors live beside the fixes; imported on use
 
-    findings = analyze(source, select=list(select) if select is not None else None)
+    findings = analyze(source, select=list(select) if select is not None else None, fixes=False)
     return fix_findings(source, findings, unsafe=unsafe)

@@ -254,6 +254,19 @@ def call_name(call: cst.CSTNode) -> str:
     return ".".join(reversed(parts))
 
 
+def append_parts(statement: cst.CSTNode) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """``(owner, value)`` when ``statement`` is exactly ``owner.append(value)``, else None."""
+    if (
+        isinstance(statement, cst.Expr)
+        and isinstance(statement.value, cst.Call)
+        and isinstance(statement.value.func, cst.Attribute)
+        and statement.value.func.attr.value == "append"
+        and len(statement.value.args) == 1
+    ):
+        return statement.value.func.value, statement.value.args[0].value
+    return None
+
+
 def kwarg(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..report import Finding
-from .base import Cell, assigned_names, call_name, names_in, walk
+from .base import Cell, append_parts, assigned_names, call_name, names_in, walk
 from .edits import Edits
 from .registry import fixer
 
@@ -81,15 +81,9 @@ def fix_io_loop(cell: Cell, finding: Finding) -> Edits | str:
         return f"{pool}.map(lambda {var}: {cell.code(value)}, {items})"
 
     line: str | None = None
-    if (
-        isinstance(small, cst.Expr)
-        and isinstance(small.value, cst.Call)
-        and isinstance(small.value.func, cst.Attribute)
-        and small.value.func.attr.value == "append"
-        and len(small.value.args) == 1
-    ):
-        owner = small.value.func.value
-        m = mapped(small.value.args[0].value)
+    if (parts := append_parts(small)) is not None:
+        owner, value = parts
+        m = mapped(value)
         if m is not None and var not in names_in(owner):
             line = f"{cell.code(owner)}.extend({m})"
     elif (

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import libcst as cst
 
 from ..report import Finding
-from .base import Cell, assigned_names, call_name, kwarg, names_in
+from .base import Cell, append_parts, assigned_names, call_name, kwarg, names_in
 from .edits import Edits
 from .registry import fixer
 from .vectorize import vectorise
@@ -183,17 +183,11 @@ def _statement(
         if v is None:
             return None, "the assigned value is not arithmetic on the row's columns"
         return f"{access.frame}[{key}] = {v}", "column"
-    if (
-        isinstance(small, cst.Expr)
-        and isinstance(small.value, cst.Call)
-        and isinstance(small.value.func, cst.Attribute)
-        and small.value.func.attr.value == "append"
-        and len(small.value.args) == 1
-    ):
-        owner = small.value.func.value
+    if (parts := append_parts(small)) is not None:
+        owner, value = parts
         if names_in(owner) & {access.row, access.index, access.frame}:
             return None, "the list appended to depends on the row"
-        v = vec(small.value.args[0].value)
+        v = vec(value)
         if v is None:
             return None, "the appended value is not arithmetic on the row's columns"
         return f"{cell.code(owner)}.extend(({v}).tolist())", "append"

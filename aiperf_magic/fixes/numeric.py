@@ -6,7 +6,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..report import Finding
-from .base import COMPREHENSIONS, LOOPS, Cell, assigned_names, call_name, contains, names_in, walk
+from .base import COMPREHENSIONS, LOOPS, Cell, append_parts, assigned_names, call_name, contains, names_in, walk
 from .edits import Edits
 from .registry import fixer
 from .vectorize import array_of, vectorise
@@ -63,17 +63,12 @@ def _for_loop(cell: Cell, loop: cst.For, edits: Edits, numpy: object) -> Edits |
         return "the loop body is more than one accumulating statement"
     small = body[0].body[0]
     var = loop.target.value
-    if (
-        isinstance(small, cst.Expr)
-        and isinstance(small.value, cst.Call)
-        and isinstance(small.value.func, cst.Attribute)
-        and small.value.func.attr.value == "append"
-        and len(small.value.args) == 1
-    ):
-        vec = _vector(cell, small.value.args[0].value, var, loop.iter, numpy)
-        if vec is None or var in names_in(small.value.func.value):
+    if (parts := append_parts(small)) is not None:
+        owner, value = parts
+        vec = _vector(cell, value, var, loop.iter, numpy)
+        if vec is None or var in names_in(owner):
             return "the appended value is not element-wise arithmetic on the loop variable"
-        target = cell.code(small.value.func.value)
+        target = cell.code(owner)
         # extend keeps ``target`` a list (whatever it already held) and the items plain Python numbers
         edits.replace[loop] = cst.parse_statement(f"{target}.extend(({vec}).tolist())\n")
         return edits

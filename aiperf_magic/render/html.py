@@ -10,7 +10,7 @@ from html import escape
 
 from ..report import Report, Samples
 from . import format as fmt
-from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details
+from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details, visible_frames
 
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"
@@ -66,7 +66,8 @@ def render_html(report: Report) -> str:
             where = f"line {report.cell_line(f.line)}" if f.line else "cell"
             items.append(f"<li><b>{escape(f.code)}</b> {escape(where)}: {escape(f.message)}{fix}</li>")
         parts.append(f"<details open><summary>Findings</summary><ul>{''.join(items)}</ul></details>")
-    for frame in report.frames:
+    frames, small = visible_frames(report)
+    for frame in frames:
         rows = "".join(
             f"<tr><td>{escape(str(c.name))}</td><td>{escape(c.dtype)}</td><td>{escape(fmt.size(c.memory_bytes))}"
             f"</td><td>{escape(c.suggested_dtype or '')}</td><td>{escape(fmt.size(c.saving_bytes))}</td>"
@@ -76,10 +77,13 @@ def render_html(report: Report) -> str:
         parts.append(f"<details><summary>Frame {escape(frame.name)}: {frame.rows:,} rows, "
                      f"{escape(fmt.size(frame.memory_bytes))}</summary><table><tr><th>column</th><th>dtype</th>"
                      f"<th>memory</th><th>suggested</th><th>saving</th><th>why</th></tr>{rows}</table></details>")
+    if small:
+        plural = "s" if small > 1 else ""
+        parts.append(f'<div style="color:#666">({small} small frame{plural} under 64 KB not shown)</div>')
     prof = torch_profile_lines(report)
     if prof:
-        items = "".join(f"<li>{escape(line)}</li>" for line in prof)
-        parts.append(f"<details><summary>torch profile</summary><ul>{items}</ul></details>")
+        ops = "".join(f"<li>{escape(line)}</li>" for line in prof)
+        parts.append(f"<details><summary>torch profile</summary><ul>{ops}</ul></details>")
     if report.notes:
         notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
         parts.append(f'<details><summary>Notes</summary><ul style="color:#666">{notes}</ul></details>')

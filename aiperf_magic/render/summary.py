@@ -104,3 +104,12 @@ def _number(value: object) -> str:
     if isinstance(value, float):
         return f"{value:.3g}"
     return str(value)
+
+
+SMALL_FRAME_BYTES = 64 * 1024
+
+
+def visible_frames(report: Report) -> tuple[list, int]:
+    """Frames worth a line in a view, and how many small ones were left out (e.g. a loop's `row`)."""
+    shown = [f for f in report.frames if f.memory_bytes >= SMALL_FRAME_BYTES]
+    return shown, len(report.frames) - len(shown)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..report import Report
 from . import format as fmt
-from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details
+from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details, visible_frames
 
 BAR_WIDTH = 20
 MAX_HOTSPOTS = 8
@@ -46,7 +46,8 @@ def render_text(report: Report) -> str:
             if f.fix is not None and f.fix.source:
                 fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"
             lines.append(f"  {f.code} {where}: {f.message}{fix}")
-    for frame in report.frames:
+    frames, small = visible_frames(report)
+    for frame in frames:
         saving = f", could save {fmt.size(frame.saving_bytes)}" if frame.saving_bytes else ""
         lines.append(f"Frame {frame.name}: {frame.kind} {frame.rows:,} rows, "
                      f"{fmt.size(frame.memory_bytes)}{saving}")
@@ -54,6 +55,8 @@ def render_text(report: Report) -> str:
             if col.suggested_dtype:
                 lines.append(f"  {col.name}: {col.dtype} → {col.suggested_dtype} "
                              f"saves {fmt.size(col.saving_bytes)} ({col.reason})")
+    if small:
+        lines.append(f"({small} small frame{'s' if small > 1 else ''} under 64 KB not shown)")
     prof = torch_profile_lines(report)
     if prof:
         lines.append("torch profile")

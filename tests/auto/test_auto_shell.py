@@ -10,7 +10,6 @@ from IPython.utils.capture import capture_output
 
 from aiperf_magic.auto import AutoMode, CellTableView
 from aiperf_magic.auto_history import CellRecord
-from aiperf_magic.auto_scan import StaticScan
 from aiperf_magic.report import Finding
 from aiperf_magic.sampling import live_threads
 
@@ -138,8 +137,6 @@ def test_hooks_registered_once_and_removed_by_off_and_unload(ip):
 
 
 def test_trap_cell_gets_a_note_with_its_codes_although_fast(auto):
-    if not StaticScan().available:
-        pytest.skip("the rule engine is not installed")
     ip = auto
     result, out = run(ip, "xs = list(range(1000))\ntotal = 0\nfor x in xs:\n    total += x * x")
     assert result.success

@@ -34,9 +34,11 @@ def sample_report() -> Report:
                         evidence={"cores_used": 0.98}, related=["AIP301"], advice="Vectorise the row loop."),
         torch_profile={"top_ops": [{"name": "aten::mm", "calls": 10, "self_cpu_ms": 12.5, "total_ms": 13.0}],
                        "dataloader": {"seconds": 0.5, "batches": 4, "share": 0.2, "level": "input-bound"}},
-        frames=[FrameProfile(name="df", rows=1000, memory_bytes=8000,
-                             columns=[ColumnProfile(name="a", dtype="int64", memory_bytes=8000, suggested_dtype="int8",
-                                                    reason="values fit in int8", saving_bytes=7000)])],
+        frames=[FrameProfile(name="df", rows=1_000_000, memory_bytes=8_000_000,
+                             columns=[ColumnProfile(name="a", dtype="int64", memory_bytes=8_000_000,
+                                                    suggested_dtype="int8", reason="values fit in int8",
+                                                    saving_bytes=7_000_000)]),
+                FrameProfile(name="row", kind="Series", rows=2, memory_bytes=246)],
         notes=["GPU not sampled: NVML unavailable"],
     )
 

@@ -100,9 +100,14 @@ def test_finding_with_fix_and_line() -> None:
 
 
 def test_only_lossy_suggestions_give_an_unsafe_fix() -> None:
-    prof = profile_frame("x", pd.DataFrame({"noise": RNG.random(1000)}))
+    prof = profile_frame("x", pd.DataFrame({"noise": RNG.random(100_000)}))
     finding = frame_finding(prof, "x = f()")
     assert finding is not None and finding.fix is not None and finding.fix.safety == "unsafe"
+
+
+def test_small_savings_get_no_finding_but_the_frame_is_listed() -> None:
+    prof = profile_frame("row", pd.Series([0.5, 2.0], index=["price", "qty"]))
+    assert prof.columns and frame_finding(prof, "for _, row in df.iterrows(): pass") is None
 
 
 def test_float_beyond_tolerance_is_not_suggested() -> None:
@@ -224,14 +229,14 @@ class FakeRun:
 
 
 def test_stage_profiles_only_new_or_changed_frames() -> None:
-    old = pd.DataFrame({"a": RNG.integers(0, 9, 100)})
-    changed = pd.DataFrame({"b": RNG.integers(0, 9, 100)})
+    old = pd.DataFrame({"a": RNG.integers(0, 9, 100_000)})
+    changed = pd.DataFrame({"b": RNG.integers(0, 9, 100_000)})
     ns: dict[str, Any] = {"old": old, "changed": changed, "_": pd.DataFrame({"z": [1]})}
     run = FakeRun(ns)
     stage = FramesStage()
     stage.before(run)  # type: ignore[arg-type]
     ns["changed"] = changed.assign(c=1)
-    ns["new"] = pd.Series(RNG.integers(0, 9, 100))
+    ns["new"] = pd.Series(RNG.integers(0, 9, 100_000))
     report = Report(source="changed = changed.assign(c=1)\nnew = make()\n")
     stage.after(run, report)  # type: ignore[arg-type]
     assert sorted(f.name for f in report.frames) == ["changed", "new"]

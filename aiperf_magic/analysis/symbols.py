@@ -1,0 +1,275 @@
+"""What a variable holds: a loader, a frame, a model, a numeric list, ...
+
+Inferred from the expression assigned to it in the cell (or an earlier cell), or, inside
+``%%aiperf``, from the live object in the namespace. Kinds are deliberately coarse: the rules ask
+"is this a DataFrame?", never for a full type.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from .exprs import looks_like_device
+from .names import dotted, type_names
+
+if TYPE_CHECKING:
+    from .facts import Facts
+
+
+@dataclass(frozen=True)
+class Symbol:
+    kind: str
+    node: cst.CSTNode | None = None  # the expression (usually a call) that made it
+    bases: tuple[str, ...] = ()  # for classes
+    numeric: bool = False  # for sequences: holds numbers
+    size: int | None = None  # for literals: number of elements
+    tiny: bool = False  # a small frame for display (``df.head()``, a literal frame)
+    obj: Any = None  # the live object, when known from the namespace
+    low_precision: bool = False  # a model already cast to half/bfloat16
+    gpu: bool = False  # a model or tensor moved to an accelerator (``.cuda()``, ``.to(device)``)
+
+
+LOADERS = frozenset({"torch.utils.data.DataLoader"})
+FRAME_MAKERS = frozenset(
+    f"pandas.{n}"
+    for n in [
+        "read_csv",
+        "read_parquet",
+        "read_json",
+        "read_excel",
+        "read_feather",
+        "read_sql",
+        "read_table",
+        "read_pickle",
+        "DataFrame",
+        "concat",
+        "merge",
+    ]
+)
+COMPILERS = frozenset({"torch.compile", "torch.jit.trace", "torch.jit.script", "torch.jit.load"})
+THREAD_POOLS = frozenset(
+    {"concurrent.futures.ThreadPoolExecutor", "multiprocessing.pool.ThreadPool", "multiprocessing.dummy.Pool"}
+)
+PROCESS_POOLS = frozenset(
+    {"concurrent.futures.ProcessPoolExecutor", "multiprocessing.Pool", "multiprocessing.pool.Pool"}
+)
+HTTP_SESSIONS = frozenset({"requests.Session", "requests.session", "httpx.Client", "urllib3.PoolManager"})
+PATH_LISTERS = frozenset({"glob.glob", "glob.iglob", "os.listdir", "os.scandir", "os.walk"})
+TORCH_FACTORIES = frozenset(
+    f"torch.{n}"
+    for n in [
+        "randn",
+        "rand",
+        "randint",
+        "zeros",
+        "ones",
+        "empty",
+        "full",
+        "arange",
+        "linspace",
+        "tensor",
+        "eye",
+        "randperm",
+        "normal",
+    ]
+)
+_MODEL_METHODS = frozenset(
+    ["cuda", "to", "eval", "train", "half", "float", "bfloat16", "double", "cpu", "requires_grad_"]
+)
+_FRAME_METHODS = frozenset(
+    [
+        "copy",
+        "query",
+        "dropna",
+        "fillna",
+        "merge",
+        "assign",
+        "astype",
+        "reset_index",
+        "set_index",
+        "sort_values",
+        "rename",
+        "drop",
+        "drop_duplicates",
+        "join",
+    ]
+)
+_TINY_FRAME_METHODS = frozenset({"head", "tail", "sample"})
+_LIVE_KINDS: tuple[tuple[str, str], ...] = (
+    ("torch.compile", "compiled_model"),
+    ("torch.jit._script.RecursiveScriptModule", "compiled_model"),
+    ("torch.jit.ScriptModule", "compiled_model"),
+    ("torch.nn.Module", "model"),
+    ("torch.utils.data.DataLoader", "loader"),
+    ("pandas.DataFrame", "frame"),
+    ("pandas.Series", "series"),
+    ("numpy.ndarray", "ndarray"),
+    ("torch.Tensor", "tensor"),
+    ("concurrent.futures.ThreadPoolExecutor", "thread_pool"),
+    ("concurrent.futures.ProcessPoolExecutor", "process_pool"),
+    ("requests.sessions.Session", "http_session"),
+)
+
+
+def is_number(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return True
+    return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
+
+
+def is_model_class(bases: tuple[str, ...] | list[str]) -> bool:
+    return any(b == "torch.nn.Module" or (b.startswith("torch.nn.") and b[9:10].isupper()) for b in bases)
+
+
+def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
+    """The kind of value ``expr`` produces, when the cell makes that clear."""
+    if isinstance(expr, cst.Name):
+        return facts.symbol(expr)
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        elements = [e.value for e in expr.elements]
+        kind = "list" if isinstance(expr, cst.List) else "tuple"
+        return Symbol(kind, expr, numeric=bool(elements) and all(map(is_number, elements)), size=len(elements))
+    if isinstance(expr, cst.ListComp):
+        from .exprs import is_arithmetic  # local: exprs imports nothing of ours, but keep cycles out
+
+        return Symbol("list", expr, numeric=is_arithmetic(expr.elt))
+    if isinstance(expr, (cst.Set, cst.SetComp)):
+        return Symbol("set", expr)
+    if isinstance(expr, (cst.Dict, cst.DictComp)):
+        return Symbol("dict", expr)
+    if isinstance(expr, cst.Subscript):
+        base = facts.symbol(expr.value) if isinstance(expr.value, cst.Name) else None
+        if base is not None and base.kind == "frame":
+            return replace(base, node=expr)
+        return None
+    if isinstance(expr, cst.Call):
+        return _infer_call(expr, facts)
+    return None
+
+
+def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
+    func = call.func
+    qname = facts.names.qname(func) if dotted(func) else None
+    if qname is not None:
+        sym = _by_qname(qname, call, facts)
+        if sym is not None:
+            return sym
+    if isinstance(func, cst.Name):
+        cls = facts.symbols.get(func.value)
+        if cls is not None and cls.kind == "class" and is_model_class(cls.bases):
+            return Symbol("model", call)
+        return None
+    if not isinstance(func, cst.Attribute):
+        return None
+    method = func.attr.value
+    base = infer_symbol(func.value, facts)
+    if base is not None and base.kind == "model" and method in _MODEL_METHODS:
+        low = method in ("half", "bfloat16") or any(
+            isinstance(a.value, cst.Attribute) and a.value.attr.value in ("float16", "bfloat16", "half")
+            for a in call.args
+        )
+        gpu = method == "cuda" or (method == "to" and bool(call.args) and looks_like_device(call.args[0].value))
+        return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
+    if base is not None and base.kind == "frame":
+        if method in _FRAME_METHODS:
+            return replace(base, node=call)
+        if method in _TINY_FRAME_METHODS:
+            return replace(base, node=call, tiny=True)
+    if method == "tolist":
+        return Symbol("list", call, numeric=base is not None and base.kind in ("ndarray", "tensor"))
+    if method in ("readlines", "split", "splitlines"):
+        return Symbol("list", call)
+    if method in ("glob", "rglob", "iterdir"):
+        return Symbol("paths", call)
+    if method in ("to", "cuda") and base is not None and base.kind == "tensor":
+        return base
+    if method.endswith("from_pretrained"):
+        return Symbol("model", call)
+    return None
+
+
+def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
+    if qname in LOADERS:
+        return Symbol("loader", call)
+    if qname in FRAME_MAKERS:
+        return Symbol("frame", call, tiny=qname == "pandas.DataFrame" and _literal_args(call))
+    if qname == "pandas.Series":
+        return Symbol("series", call)
+    if qname in COMPILERS:
+        return Symbol("compiled_model", call)
+    if qname in THREAD_POOLS:
+        return Symbol("thread_pool", call)
+    if qname in PROCESS_POOLS:
+        return Symbol("process_pool", call)
+    if qname in HTTP_SESSIONS:
+        return Symbol("http_session", call)
+    if qname in PATH_LISTERS:
+        return Symbol("paths", call)
+    if qname.startswith("torch.optim.") and qname.rsplit(".", 1)[-1][:1].isupper():
+        return Symbol("optimizer", call)
+    if qname.startswith(("torch.nn.", "torchvision.models.")) and "functional" not in qname:
+        last = qname.rsplit(".", 1)[-1]
+        if qname.startswith("torchvision.") or (last[:1].isupper() and last != "Parameter"):
+            return Symbol("model", call)
+    if qname in TORCH_FACTORIES:
+        return Symbol("tensor", call)
+    if qname.startswith("numpy.") and qname not in ("numpy.sum", "numpy.mean", "numpy.dtype"):
+        return Symbol("ndarray", call, numeric=True)
+    if qname == "builtins.open":
+        return Symbol("file", call)
+    if qname == "builtins.range":
+        return Symbol("range", call, numeric=True)
+    if qname in ("builtins.set", "builtins.frozenset"):
+        return Symbol("set", call)
+    if qname in (
+        "builtins.dict",
+        "collections.Counter",
+        "collections.defaultdict",
+        "collections.OrderedDict",
+    ):
+        return Symbol("dict", call)
+    if qname in ("builtins.list", "builtins.sorted"):
+        inner = infer_symbol(call.args[0].value, facts) if call.args else None
+        numeric = inner is not None and (inner.numeric or inner.kind in ("ndarray", "tensor", "range"))
+        return Symbol("list", call, numeric=numeric)
+    return None
+
+
+def _literal_args(call: cst.Call) -> bool:
+    """``pd.DataFrame({"a": [1, 2]})``: a frame spelled out in the cell, small by construction."""
+    return all(isinstance(a.value, (cst.Dict, cst.List, cst.Tuple)) for a in call.args) and bool(call.args)
+
+
+def live_symbol(obj: Any) -> Symbol | None:
+    """The kind of a live namespace object, from its type's name alone (nothing imported)."""
+    if obj is None:
+        return None
+    if isinstance(obj, list):
+        head = obj[:8]
+        numeric = bool(head) and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in head)
+        return Symbol("list", numeric=numeric, size=len(obj), obj=obj)
+    if isinstance(obj, (set, frozenset)):
+        return Symbol("set", obj=obj)
+    if isinstance(obj, dict):
+        return Symbol("dict", obj=obj)
+    if isinstance(obj, range):
+        return Symbol("range", numeric=True, size=len(obj), obj=obj)
+    try:
+        names = type_names(obj)
+    except Exception:  # exotic metaclasses: an unknown object is simply not a known kind
+        return None
+    for name, kind in _LIVE_KINDS:
+        if name in names:
+            tiny = kind == "frame" and _live_len(obj) <= 20
+            return Symbol(kind, obj=obj, numeric=kind in ("ndarray", "tensor"), tiny=tiny)
+    return None
+
+
+def _live_len(obj: Any) -> int:
+    try:
+        return len(obj)
+    except Exception:
+        return 1 << 30

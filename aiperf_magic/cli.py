@@ -1,0 +1,134 @@
+"""``aiperf`` command line: ``aiperf lint PATH...``, ``aiperf rules``, ``aiperf explain CODE``.
+
+Exit codes of ``lint``: 0 nothing found, 1 findings, 2 usage or read error (a file that could not
+be read is reported and the others are still checked).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="aiperf", description="Find performance traps in AI and data code (.py files and notebooks)."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    lint = sub.add_parser(
+        "lint",
+        help="check .py files, .ipynb notebooks and folders",
+        description="Check files, notebooks and folders (recursively) for performance traps.",
+    )
+    lint.add_argument("paths", nargs="+", metavar="PATH", help=".py file, .ipynb notebook or folder")
+    lint.add_argument("--format", choices=("text", "json", "sarif"), default="text", help="output format")
+    lint.add_argument(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="only these code prefixes, comma-separated (e.g. AIP1,AIP301)",
+    )
+    lint.add_argument("--ignore", action="append", metavar="CODES", help="skip these code prefixes")
+    lint.add_argument("--exit-zero", action="store_true", help="exit 0 even when something was found")
+    lint.add_argument("--fix", action="store_true", help="apply the safe fixes to the files")
+    lint.add_argument("--diff", action="store_true", help="print the fixes as a diff; change nothing")
+    lint.add_argument("--unsafe-fixes", action="store_true", help="include fixes that may change results")
+    sub.add_parser("rules", help="list the rule catalog")
+    explain = sub.add_parser("explain", help="show the documentation of a rule")
+    explain.add_argument("code", help="a rule code, e.g. AIP301")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse reports usage errors itself, with exit code 2
+        return int(exc.code or 0)
+    if args.command == "lint":
+        return _lint(args)
+    if args.command == "rules":
+        from .analysis.catalog import catalog
+
+        print(catalog().text())
+        return EXIT_CLEAN
+    if args.command == "explain":
+        from .analysis.catalog import explain
+
+        doc = explain(args.code)
+        print(doc.text())
+        return EXIT_CLEAN if doc.rule is not None else EXIT_ERROR
+    parser.print_help()
+    return EXIT_ERROR
+
+
+def _lint(args: argparse.Namespace) -> int:
+    from .analysis.files import ReadError, iter_files, lint_path
+    from .analysis.formats import RENDERERS
+
+    if args.fix or args.diff:
+        fixed = _fix(args)
+        if fixed is None:
+            return EXIT_ERROR
+        if args.diff:
+            if fixed == "error":
+                return EXIT_ERROR
+            return EXIT_FINDINGS if fixed and not args.exit_zero else EXIT_CLEAN
+    items: list[Any] = []
+    errors: list[ReadError] = []
+    for entry in iter_files(args.paths):
+        result = entry if isinstance(entry, ReadError) else lint_path(entry, select=args.select, ignore=args.ignore)
+        if isinstance(result, ReadError):
+            errors.append(result)
+        else:
+            items.extend(result)
+    for err in errors:
+        print(f"aiperf: error: {err.path}: {err.reason}", file=sys.stderr)
+    print(RENDERERS[args.format](items))
+    if errors:
+        return EXIT_ERROR
+    return EXIT_FINDINGS if items and not args.exit_zero else EXIT_CLEAN
+
+
+def _fix(args: argparse.Namespace) -> bool | str | None:
+    """Apply (``--fix``) or show (``--diff``) fixes: True if any file changes, "error" if a file
+    could not be fixed (reported; the others still are), None if fixes are unavailable."""
+    try:
+        from .fixes.files import fix_file
+    except ImportError as exc:
+        print(f"aiperf: error: fixes are not available in this installation ({exc})", file=sys.stderr)
+        return None
+    from .analysis.files import ReadError, iter_files
+
+    changed, failed = False, False
+    for entry in iter_files(args.paths):
+        if isinstance(entry, ReadError):
+            print(f"aiperf: error: {entry.path}: {entry.reason}", file=sys.stderr)
+            failed = True
+            continue
+        try:
+            result = fix_file(
+                Path(entry),
+                select=args.select,
+                ignore=args.ignore,
+                unsafe=args.unsafe_fixes,
+                write=bool(args.fix and not args.diff),
+            )
+        except (OSError, ValueError) as exc:  # unreadable file, invalid notebook JSON (UnicodeError too)
+            where = "" if str(exc).startswith(str(entry)) else f"{entry}: "
+            print(f"aiperf: error: {where}{exc}", file=sys.stderr)
+            failed = True
+            continue
+        changed = changed or bool(result.changed)
+        if args.diff and result.diff:
+            sys.stdout.write(result.diff)
+    return "error" if failed and args.diff else changed
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

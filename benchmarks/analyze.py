@@ -1,0 +1,191 @@
+"""How long the trap catalog takes: a 30-line cell and a 200-cell notebook, and TorchFix on the same text.
+
+    python benchmarks/analyze.py [--repeat 200] [--torchfix-python PATH]
+
+TorchFix pins an older libcst, so it is best installed in its own environment
+(``python -m venv tf && tf/bin/pip install torchfix``) and named with ``--torchfix-python``; if it
+imports in this interpreter it is used directly. Its checker only looks at files that mention
+"torch", and knows one of these traps (``DataLoader`` without ``num_workers``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from aiperf_magic.analysis import analyze
+from aiperf_magic.analysis.engine import _collect, node_positions
+from aiperf_magic.analysis.files import lint_cells
+
+CELL = """import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader
+
+loader = DataLoader(train_ds, batch_size=64, shuffle=True)
+model = nn.Sequential(nn.Linear(784, 256), nn.ReLU(), nn.Linear(256, 10)).cuda()
+optimizer = torch.optim.SGD(model.parameters(), lr=0.01)
+criterion = nn.CrossEntropyLoss()
+history = []
+
+for epoch in range(3):
+    running = 0.0
+    for step, (images, labels) in enumerate(loader):
+        images = images.view(images.size(0), -1).to(device)
+        labels = labels.to(device)
+        noise = torch.randn(images.shape).cuda()
+        outputs = model(images + 0.01 * noise)
+        loss = criterion(outputs, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        running += loss.item()
+    history.append(running / len(loader))
+    print(f"epoch {epoch}: {history[-1]:.4f}")
+
+model.eval()
+correct = 0
+for images, labels in test_loader:
+    preds = model(images.view(images.size(0), -1).cuda()).argmax(1)
+    correct += (preds.cpu() == labels).sum().item()
+"""
+
+OTHER_CELLS = [
+    "import pandas as pd\nimport numpy as np\ndf = pd.read_csv('sales.csv')\ndf = df[['price', 'qty']]\n",
+    "for i, row in df.iterrows():\n    df.loc[i, 'total'] = row['price'] * row['qty']\n",
+    "df['bmi'] = df.apply(lambda r: r['w'] / r['h'] ** 2, axis=1)\nprint(df.describe())\n",
+    "# Notes\nvalues = list(range(100_000))\nsquares = [v ** 2 for v in values]\n",
+    "%%time\nout = np.array([])\nfor v in values[:1000]:\n    out = np.append(out, v)\n",
+    "!nvidia-smi\n%matplotlib inline\nimport requests\npages = [requests.get(u).text for u in urls]\n",
+    "seen = []\nfor tok in tokens:\n    if tok not in seen:\n        seen.append(tok)\n",
+    "with open('train.jsonl') as fh:\n    rows = [json.loads(l) for l in fh.readlines()]\n",
+]
+
+
+def notebook_cells(n: int = 200) -> list[tuple[str, str]]:
+    cells = [CELL, *OTHER_CELLS]
+    return [("code", cells[i % len(cells)]) for i in range(n)]
+
+
+def median_time(fn: Callable[[], object], repeat: int) -> float:
+    """Median wall time; CPU time of the same runs goes to CPU_TIMES (a shared machine's wall
+    time includes waiting for a core)."""
+    fn()  # warm caches (rule registry, IPython transformer)
+    times, cpu = [], []
+    for _ in range(repeat):
+        t0, c0 = time.perf_counter(), time.thread_time()
+        fn()
+        times.append(time.perf_counter() - t0)
+        cpu.append(time.thread_time() - c0)
+    CPU_TIMES[fn] = statistics.median(cpu)
+    return statistics.median(times)
+
+
+CPU_TIMES: dict[Callable[[], object], float] = {}
+
+
+TORCHFIX_CODE = r"""
+import json, statistics, sys, time
+from torchfix.torchfix import TorchChecker
+texts = json.load(sys.stdin)
+def run(text):
+    return list(TorchChecker(None, text.splitlines(keepends=True)).run())
+out = {}
+for key, repeat in (("cell", %d), ("notebook", %d)):
+    items = texts[key]
+    for t in items:
+        run(t)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for t in items:
+            run(t)
+        times.append(time.perf_counter() - t0)
+    out[key] = statistics.median(times)
+print(json.dumps(out))
+"""
+
+
+def torchfix_times(python: str | None, cell_repeat: int, nb_repeat: int) -> dict[str, float] | str:
+    texts = {"cell": [CELL], "notebook": [src for _, src in notebook_cells() if not src.startswith(("%%", "!"))]}
+    try:
+        import torchfix  # noqa: F401
+
+        python = python or sys.executable
+    except ImportError:
+        if python is None:
+            return "TorchFix is not installed (pip install torchfix in its own venv, then --torchfix-python)"
+    proc = subprocess.run(
+        [python, "-c", TORCHFIX_CODE % (cell_repeat, nb_repeat)],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if proc.returncode != 0:
+        return f"TorchFix failed: {proc.stderr.strip().splitlines()[-1] if proc.stderr else proc.returncode}"
+    return json.loads(proc.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=200, help="runs of the 30-line cell")
+    parser.add_argument("--notebook-repeat", type=int, default=7, help="runs of the 200-cell notebook")
+    parser.add_argument("--torchfix-python", help="a Python interpreter that has torchfix installed")
+    args = parser.parse_args()
+
+    lines = CELL.count("\n")
+    module = cst.parse_module(CELL)
+    parse = median_time(lambda: cst.parse_module(CELL), args.repeat)
+    wrapper = median_time(lambda: MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider), args.repeat)
+    positions = median_time(lambda: node_positions(module), args.repeat)
+    facts = median_time(lambda: _collect(module, None, None), args.repeat)
+
+    def run_cell() -> object:
+        return analyze(CELL)
+
+    cells = notebook_cells()
+
+    def run_nb() -> object:
+        return lint_cells("nb.ipynb", cells)
+
+    cell = median_time(run_cell, args.repeat)
+    notebook = median_time(run_nb, args.notebook_repeat)
+    findings = len(analyze(CELL))
+    print(
+        f"aiperf: {lines}-line cell ({findings} findings): {cell * 1e3:.2f} ms median wall, "
+        f"{CPU_TIMES[run_cell] * 1e3:.2f} ms CPU; parts: libcst parse {parse * 1e3:.2f} ms, positions "
+        f"{positions * 1e3:.2f} ms (MetadataWrapper would take {wrapper * 1e3:.2f} ms), "
+        f"facts {facts * 1e3:.2f} ms"
+    )
+    print(
+        f"aiperf: {len(cells)}-cell notebook: {notebook * 1e3:.0f} ms median wall, "
+        f"{CPU_TIMES[run_nb] * 1e3:.0f} ms CPU ({notebook / len(cells) * 1e3:.2f} ms per cell)"
+    )
+    tf = torchfix_times(args.torchfix_python, args.repeat, args.notebook_repeat)
+    if isinstance(tf, str):
+        print(f"TorchFix: skipped: {tf}")
+        return
+    nb_torch = sum(1 for _, s in cells if not s.startswith(("%%", "!")))
+    print(
+        f"TorchFix (flake8 checker, all rules): 30-line cell {tf['cell'] * 1e3:.2f} ms, "
+        f"{nb_torch} plain-Python cells of the notebook {tf['notebook'] * 1e3:.0f} ms"
+    )
+    print(
+        f"ratio aiperf/TorchFix: cell {cell / tf['cell']:.2f}x, notebook {notebook / tf['notebook']:.2f}x "
+        "(separate processes, medians; aiperf also transforms IPython syntax and runs 18 rules)"
+    )
+
+
+if __name__ == "__main__":
+    main()

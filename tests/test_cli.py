@@ -1,0 +1,210 @@
+"""``aiperf lint``: formats, exit codes, notebooks with magics, folders, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from aiperf_magic.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SLOW_PY = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n"
+KEYS = {"path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable"}
+
+
+def notebook(*cells: tuple[str, str]) -> str:
+    return json.dumps(
+        {
+            "nbformat": 4,
+            "nbformat_minor": 5,
+            "metadata": {},
+            "cells": [
+                {
+                    "cell_type": kind,
+                    "metadata": {},
+                    "source": src.splitlines(keepends=True),
+                    **({"outputs": [], "execution_count": None} if kind == "code" else {}),
+                }
+                for kind, src in cells
+            ],
+        }
+    )
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "slow.py").write_text(SLOW_PY)
+    (tmp_path / "clean.py").write_text("import numpy as np\nx = np.arange(10) ** 2\n")
+    (tmp_path / "nb.ipynb").write_text(
+        notebook(
+            ("markdown", "# Training\nDataLoader(ds)"),
+            ("code", "!pip list\nimport pandas as pd\nfrom torch.utils.data import DataLoader"),
+            ("code", "%%bash\necho DataLoader"),
+            ("code", "%%time\ndl = DataLoader(ds, batch_size=4)\n"),
+            ("code", "def broken(:\n"),
+            ("code", "df = pd.read_csv('a.csv')\nfor _, r in df.iterrows():\n    total += r['x']"),
+        )
+    )
+    sub = tmp_path / "pkg" / ".ipynb_checkpoints"
+    sub.mkdir(parents=True)
+    (sub / "nb-checkpoint.ipynb").write_text(notebook(("code", SLOW_PY)))
+    return tmp_path
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict]]:
+    code = main(["lint", "--format", "json", *args])
+    return code, json.loads(capsys.readouterr().out)
+
+
+def test_json_contract_for_a_notebook(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, items = run_json(capsys, str(project / "nb.ipynb"))
+    assert code == 1
+    assert all(set(i) == KEYS for i in items)
+    got = [(i["cell"], i["line"], i["code"]) for i in items]
+    # cell 3: %%time body, line counted within the cell (magic is line 1); names from cell 1 resolve
+    assert got == [(3, 2, "AIP101"), (4, 1, "AIP000"), (5, 2, "AIP301")]
+    assert items[0]["col"] == 6 and items[0]["end_col"] == 34 and items[0]["fixable"] is True
+
+
+def test_folder_is_recursive_and_skips_checkpoints(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, items = run_json(capsys, str(project))
+    assert code == 1
+    assert {Path(i["path"]).name for i in items} == {"nb.ipynb", "slow.py"}
+    (py,) = [i for i in items if i["path"].endswith("slow.py")]
+    assert py["cell"] is None and (py["line"], py["col"]) == (2, 10)
+
+
+def test_text_format_and_exit_codes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", str(project / "slow.py")]) == 1
+    out = capsys.readouterr().out
+    assert f"{project / 'slow.py'}:2:10: AIP101 [*] `DataLoader` without `num_workers`" in out
+    assert "Found 1 finding" in out
+    assert main(["lint", str(project / "clean.py")]) == 0
+    assert "All checks passed!" in capsys.readouterr().out
+    assert main(["lint", "--exit-zero", str(project / "slow.py")]) == 0
+    capsys.readouterr()
+    assert main(["lint", str(project / "nb.ipynb")]) == 1
+    assert f"{project / 'nb.ipynb'}:cell 3:2:6: AIP101" in capsys.readouterr().out
+
+
+def test_select_ignore_prefixes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, items = run_json(capsys, "--select", "AIP3", str(project / "nb.ipynb"))
+    assert [i["code"] for i in items] == ["AIP301"]
+    _, items = run_json(capsys, "--ignore", "AIP1,AIP000", str(project / "nb.ipynb"))
+    assert [i["code"] for i in items] == ["AIP301"]
+    code, items = run_json(capsys, "--ignore", "AIP", str(project))
+    assert (code, items) == (0, [])
+
+
+def test_sarif(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--format", "sarif", str(project)]) == 1
+    sarif = json.loads(capsys.readouterr().out)
+    assert sarif["version"] == "2.1.0"
+    run = sarif["runs"][0]
+    rule_ids = [r["id"] for r in run["tool"]["driver"]["rules"]]
+    assert "AIP301" in rule_ids and all(r["help"]["markdown"] for r in run["tool"]["driver"]["rules"])
+    res = {r["ruleId"]: r for r in run["results"]}
+    region = res["AIP301"]["locations"][0]["physicalLocation"]["region"]
+    assert region["startLine"] == 2 and res["AIP301"]["properties"]["cell"] == 5
+    assert rule_ids[res["AIP301"]["ruleIndex"]] == "AIP301"
+
+
+def test_read_errors_exit_2_and_other_files_still_checked(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "bad.ipynb").write_text("{not json")
+    (tmp_path / "latin.py").write_bytes(b"x = '\xe9'\n")
+    (tmp_path / "empty.py").write_text("")
+    (tmp_path / "slow.py").write_text(SLOW_PY)
+    code = main(["lint", "--format", "json", str(tmp_path), str(tmp_path / "missing.py")])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert [i["code"] for i in json.loads(captured.out)] == ["AIP101"]
+    assert "bad.ipynb: invalid notebook JSON" in captured.err
+    assert "latin.py: not valid text" in captured.err
+    assert "missing.py: no such file or directory" in captured.err
+
+
+def test_coding_cookie_is_honoured(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "l1.py").write_bytes(b"# -*- coding: latin-1 -*-\nname = '\xe9'\n" + SLOW_PY.encode())
+    assert main(["lint", str(tmp_path / "l1.py")]) == 1
+
+
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint"]) == 2
+    assert main(["lint", "--format", "xml", "a.py"]) == 2
+    assert main([]) == 2
+    capsys.readouterr()
+
+
+def test_fix_flags_without_fixes_module_say_so(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "aiperf_magic.fixes.files", None)  # as if not installed
+    assert main(["lint", "--diff", str(project / "slow.py")]) == 2
+    assert "fixes are not available" in capsys.readouterr().err
+
+
+def test_rules_and_explain_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    assert "AIP301" in capsys.readouterr().out
+    assert main(["explain", "aip301"]) == 0
+    assert "## Why is this bad?" in capsys.readouterr().out
+    assert main(["explain", "AIP31"]) == 2
+    assert "Did you mean AIP301" in capsys.readouterr().out
+
+
+def test_python_dash_m_entry_point(project: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "aiperf_magic", "lint", "--format", "json", str(project / "slow.py")],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    assert json.loads(out.stdout)[0]["code"] == "AIP101"
+
+
+def test_pre_commit_hook_declared() -> None:
+    text = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    assert "id: aiperf-lint" in text and "entry: aiperf lint" in text and "jupyter" in text
+
+
+def test_fix_flags_call_fix_file(
+    project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import types
+
+    calls: list[dict] = []
+
+    def fix_file(path: Path, *, select: object, ignore: object, unsafe: bool, write: bool) -> object:
+        calls.append({"path": path.name, "select": select, "unsafe": unsafe, "write": write})
+        return types.SimpleNamespace(
+            changed=path.name == "slow.py", diff=f"--- {path.name}\n" if write is False else ""
+        )
+
+    fake = types.ModuleType("aiperf_magic.fixes.files")
+    fake.fix_file = fix_file  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "aiperf_magic.fixes.files", fake)
+    assert main(["lint", "--diff", "--select", "AIP1", str(project / "slow.py")]) == 1
+    assert capsys.readouterr().out == "--- slow.py\n"
+    assert calls[-1] == {"path": "slow.py", "select": ["AIP1"], "unsafe": False, "write": False}
+    assert main(["lint", "--diff", str(project / "clean.py")]) == 0
+    capsys.readouterr()
+    assert main(["lint", "--fix", "--unsafe-fixes", str(project / "clean.py")]) == 0
+    assert calls[-1]["write"] is True and calls[-1]["unsafe"] is True
+    assert "All checks passed!" in capsys.readouterr().out
+
+
+def test_diff_with_the_real_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("aiperf_magic.fixes.files")
+    (tmp_path / "amp.py").write_text("from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n")
+    (tmp_path / "bad.ipynb").write_text("{bad")
+    assert main(["lint", "--diff", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert "+from torch.amp import GradScaler" in captured.out
+    assert "bad.ipynb" in captured.err and "JSON" in captured.err
+    assert (tmp_path / "amp.py").read_text().startswith("from torch.cuda.amp")  # --diff writes nothing
