@@ -328,3 +328,11 @@ def test_insert_below_and_its_undo_target_the_new_cell() -> None:
         None,
         "df = df.astype('int8')\n",
     )
+
+
+def test_try_uses_the_real_verify_by_default() -> None:
+    from aiperf_magic.render.widget_actions import PanelContext
+
+    ctx = PanelContext(make_report(), bridge=FakeBridge(), namespace={"n": 3})  # type: ignore[arg-type]
+    c = ctx.run_verify("total = sum(range(n))\n", "total = n * (n - 1) // 2\n")
+    assert c.equal and c.error is None and c.repeat == 5

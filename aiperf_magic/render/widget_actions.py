@@ -24,7 +24,7 @@ REPEAT = 5
 
 
 def _default_verify(before: str, after: str, namespace: dict[str, Any], repeat: int = REPEAT) -> Comparison:
-    from ..verify import verify
+    from ..verification import verify
 
     return verify(before, after, namespace, repeat=repeat)
 

@@ -8,7 +8,6 @@ AIP301 found, Try, Apply, Undo, all with the real library.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from typing import Any
 
@@ -247,17 +246,6 @@ def test_lab_reopened_notebook_panel_still_applies(page: Any, lab: Any) -> None:
     page.shots("reopened-and-applied")
 
 
-def _have(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:
-        return False
-
-
-@pytest.mark.skipif(
-    not (_have("aiperf_magic.analysis") and _have("aiperf_magic.verify") and _have("pandas")),
-    reason="needs the rules (aiperf_magic.analysis), verify and pandas",
-)
 def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab: Any) -> None:
     shots = page.shots
     write_notebook(lab, "rowloop.ipynb", SETUP, ROW_LOOP)
