@@ -53,7 +53,8 @@ def comparison_html(c: Comparison) -> str:
     else:
         label = "not run" if c.refused else "timed out" if c.timed_out else "error" if c.error else "different"
         mark = f'<b class="aiperf-different" style="color:{BAD_COLOR}">✗ {label}</b>'
-    parts = [f"{mark} {esc(headline(c))}"]
+    # the numbers below already say "equal and faster"; any other outcome needs its sentence
+    parts = [mark if c.better else f"{mark} {esc(headline(c))}"]
     if c.speedup is not None and not c.error and not c.refused:
         parts.append(f'<span class="aiperf-speedup">speedup ×{c.speedup:.2f}</span>')
         if c.memory_ratio is not None:

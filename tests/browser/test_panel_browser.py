@@ -149,6 +149,7 @@ def check_probe(page: Any, server: Any, name: str) -> None:
     button(found, "Try").click()
     expect(found.locator(".aiperf-equal")).to_contain_text("equal")
     expect(found.locator(".aiperf-speedup")).to_contain_text("×12.50")
+    expect(button(found, "Apply")).to_be_enabled()
     shots("tried")
     assert apply_and_undo(page, found, 0, original, shots) == PROBE_REWRITTEN
     if server.app == "lab":
@@ -263,6 +264,7 @@ def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab:
     speed = found.locator(".aiperf-speedup").inner_text()
     match = re.search(r"×([0-9.]+)", speed)
     assert match and float(match.group(1)) > 1.0, speed
+    expect(button(found, "Apply")).to_be_enabled()
     shots("tried")
     applied = apply_and_undo(page, found, 1, original, shots)
     assert applied.startswith("%%aiperf\n") and "iterrows" not in applied
