@@ -10,7 +10,8 @@ import pytest
 
 from aiperf_magic.bridge import Reply
 from aiperf_magic.render import _with_panel
-from aiperf_magic.render.widget import WIDGET_MIME, build_panel, can_render_widgets, panel_bundle
+from aiperf_magic.render.frontend import WIDGET_MIME, can_render_widgets
+from aiperf_magic.render.widget import build_panel, panel_bundle
 from aiperf_magic.render.widget_timeline import time_axis, timeline_figure
 from aiperf_magic.report import (
     ColumnProfile,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..report import Report
+from .frontend import can_render_widgets
 from .html import render_html
 from .text import render_text
 
@@ -28,11 +29,11 @@ def show(report: Report, text_only: bool = False, namespace: dict[str, Any] | No
 
 
 def _with_panel(report: Report, bundle: dict[str, Any], namespace: dict[str, Any] | None) -> dict[str, Any]:
+    if not can_render_widgets():
+        return bundle  # a terminal or a script: no widget library is even imported
     try:
-        from .widget import can_render_widgets, panel_bundle
+        from .widget import panel_bundle
 
-        if not can_render_widgets():
-            return bundle
         return panel_bundle(report, bundle["text/plain"], bundle["text/html"], namespace=namespace)
     except Exception as exc:  # the static views must survive any panel failure
         report.notes.append(f"interactive panel unavailable: {type(exc).__name__}: {exc}")

@@ -11,7 +11,6 @@ HTML views, so terminals, nbconvert and GitHub show those instead.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import ipywidgets as widgets
@@ -19,6 +18,7 @@ import ipywidgets as widgets
 from ..bridge import Bridge
 from ..report import Report
 from . import format as fmt
+from .frontend import WIDGET_MIME
 from .summary import gpu_line, headline
 from .widget_actions import PanelContext, Verify, shared_bridge
 from .widget_findings import findings_view
@@ -26,14 +26,7 @@ from .widget_frames import frames_view
 from .widget_html import BAD_COLOR, MUTED, esc
 from .widget_timeline import timeline_widget
 
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 MAX_HOTSPOTS = 12
-
-
-def can_render_widgets() -> bool:
-    """True inside a running Jupyter kernel, where a front end may show widgets."""
-    kernelbase = sys.modules.get("ipykernel.kernelbase")
-    return bool(kernelbase is not None and kernelbase.Kernel.initialized())
 
 
 def header_html(report: Report) -> str:
