@@ -141,7 +141,8 @@ class CellTableView:
         bundle: dict[str, Any] = {"text/plain": render_table_text(self.table),
                                   "text/html": render_table_html(self.table)}
         try:
-            from .render.widget_auto import auto_bundle, can_render_widgets
+            from .render.frontend import can_render_widgets
+            from .render.widget_auto import auto_bundle
 
             if can_render_widgets():
                 bundle = auto_bundle(self.table, bundle)

@@ -169,7 +169,7 @@ class AiperfMagics(Magics):
             return None
         from .render import show
 
-        show(report, text_only=args.text)
+        show(report, text_only=args.text, namespace=self.shell.user_ns)
         return None
 
     def _subcommand(self, line: str) -> Any:

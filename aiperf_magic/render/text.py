@@ -45,7 +45,9 @@ def render_text(report: Report) -> str:
             fix = ""
             if f.fix is not None and f.fix.source:
                 fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"
-            lines.append(f"  {f.code} {where}: {f.message}{fix}")
+            # numbered over report.findings, as the panel and `%aiperf apply N` count them
+            number = report.findings.index(f) + 1
+            lines.append(f"  {number}. {f.code} {where}: {f.message}{fix}")
     frames, small = visible_frames(report)
     for frame in frames:
         saving = f", could save {fmt.size(frame.saving_bytes)}" if frame.saving_bytes else ""

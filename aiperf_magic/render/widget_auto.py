@@ -6,7 +6,6 @@ front ends that cannot show widgets (nbconvert, GitHub, a notebook reopened with
 
 from __future__ import annotations
 
-import sys
 from html import escape
 from typing import Any
 
@@ -16,14 +15,7 @@ import plotly.graph_objects as go
 from ..auto_history import CellTable
 from . import format as fmt
 from .auto_report import render_table_html
-
-WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
-
-
-def can_render_widgets() -> bool:
-    """True inside a running Jupyter kernel, where a front end may show widgets."""
-    kernelbase = sys.modules.get("ipykernel.kernelbase")
-    return bool(kernelbase is not None and kernelbase.Kernel.initialized())
+from .frontend import WIDGET_MIME
 
 
 def bar_figure(table: CellTable) -> go.Figure:

@@ -64,7 +64,8 @@ def test_bar_chart_has_one_bar_per_cell_scaled_to_the_slowest():
 
 
 def test_plotly_figure_and_widget_bundle():
-    from aiperf_magic.render.widget_auto import WIDGET_MIME, auto_bundle, bar_figure, can_render_widgets
+    from aiperf_magic.render.frontend import WIDGET_MIME, can_render_widgets
+    from aiperf_magic.render.widget_auto import auto_bundle, bar_figure
 
     fig = bar_figure(table())
     wall, cpu = fig.data
