@@ -15,7 +15,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install -q --upgrade pip
 	$(PIP) install -q "$(TORCH)"
-	$(PIP) install -q -e ".[dev,pandas]" jupyterlab notebook playwright
+	$(PIP) install -q -e ".[dev,pandas]"
 	touch $@
 
 setup: $(VENV)/.installed

@@ -7,16 +7,12 @@ aiperf reports for it.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from pathlib import Path
 
 import nbformat
 import pytest
-
-import aiperf_magic
-from aiperf_magic.commands import SUBCOMMANDS
 
 from .conftest import NOTEBOOK_DIR, ROOT, notebook_paths
 
@@ -57,15 +53,6 @@ EXPECTED_LINT = {
     "00_quickstart": {"AIP301", "AIP202"},
     "05_to_production": {"AIP101", "AIP301", "AIP503", "exit status: 1", "SARIF 2.1.0"},
 }
-# Features a notebook uses beyond the core magic: ``%sub`` is a ``%aiperf`` subcommand (its module comes
-# from the subcommand table), ``lint`` the lint CLI, other names the public API (``aiperf_magic.NAME``).
-# Where the checkout lacks one, that notebook's kernel run is skipped and says why, instead of failing
-# on a feature that has not landed.
-NEEDS = {
-    "00_quickstart": ["%explain", "%try", "%fix", "%apply", "lint"],
-    "04_framework_traps": ["analyze"],
-    "05_to_production": ["lint", "verify"],
-}
 # Text in any output that means a cell failed even though no "error" output was produced
 # (IPython prints UsageError to stderr; `!cmd` failures land on stdout).
 FAILURE_TEXT = re.compile(r"Traceback \(most recent call last\)|UsageError|No module named|"
@@ -73,31 +60,6 @@ FAILURE_TEXT = re.compile(r"Traceback \(most recent call last\)|UsageError|No mo
 # Prose must not quote measured speedups: those are printed by the notebook from its own timings.
 QUOTED_SPEEDUP = re.compile(r"\d+(\.\d+)?\s*(×|x\b|times (faster|slower|the speed|less|more))", re.I)
 AIPERF_VAR = re.compile(r"^%%aiperf\b[^\n]*--var[ =](\w+)")
-
-
-def has_module(name: str) -> bool:
-    try:
-        return importlib.util.find_spec(name) is not None
-    except ModuleNotFoundError:
-        return False
-
-
-def feature_missing(feature: str) -> bool:
-    if feature.startswith("%"):
-        return not has_module(SUBCOMMANDS[feature[1:]].split(":")[0])
-    if feature == "lint":
-        return not has_module("aiperf_magic.cli")
-    try:
-        getattr(aiperf_magic, feature)
-    except (AttributeError, ImportError):
-        return True
-    return False
-
-
-def skip_without_features(name: str) -> None:
-    missing = [feature for feature in NEEDS.get(name, []) if feature_missing(feature)]
-    if missing:
-        pytest.skip(f"{name} uses {', '.join(missing)}, which this checkout does not have yet")
 
 
 def aiperf_cells(nb) -> list[str]:
@@ -155,7 +117,6 @@ def failures(nb) -> list[str]:
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", TUTORIALS)
 def test_tutorial_runs_clean_and_reports(executed, name: str):
-    skip_without_features(name)
     run = executed(name)
     assert failures(run.nb) == []
     cells = aiperf_cells(run.nb)
@@ -173,9 +134,6 @@ def test_tutorial_runs_clean_and_reports(executed, name: str):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", [n for n in TUTORIALS if EXPECTED_FINDINGS[n] or FIXED.get(n)])
 def test_tutorial_traps_are_found(executed, name: str):
-    skip_without_features(name)
-    if not has_module("aiperf_magic.analysis"):
-        pytest.skip("the trap catalog (aiperf_magic.analysis) is not in this checkout")
     run = executed(name)
     for var, codes in EXPECTED_FINDINGS[name].items():
         found = {f.code for f in run.named[var].findings}
@@ -188,9 +146,6 @@ def test_tutorial_traps_are_found(executed, name: str):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", sorted(EXPECTED_LINT))
 def test_tutorial_lint_cells_report_the_traps(executed, name: str):
-    skip_without_features(name)
-    if not has_module("aiperf_magic.cli"):
-        pytest.skip("the lint CLI (aiperf_magic.cli) is not in this checkout")
     run = executed(name)
     lint_cells = [c for c in run.nb.cells if c.cell_type == "code"
                   and ("aiperf_magic lint" in c.source or "aiperf_lint(" in c.source)]
@@ -203,9 +158,6 @@ def test_tutorial_lint_cells_report_the_traps(executed, name: str):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", sorted(EXPECTED_VERDICTS))
 def test_tutorial_verdicts(executed, name: str):
-    skip_without_features(name)
-    if not has_module("aiperf_magic.verdict"):
-        pytest.skip("runtime verdicts (aiperf_magic.verdict) are not in this checkout")
     run = executed(name)
     for var, code in EXPECTED_VERDICTS[name].items():
         verdict = run.named[var].verdict
@@ -215,7 +167,6 @@ def test_tutorial_verdicts(executed, name: str):
 @pytest.mark.notebooks
 @pytest.mark.parametrize("name", USES_TORCH)
 def test_tutorial_runs_without_torch(executed_without_torch, name: str):
-    skip_without_features(name)
     run = executed_without_torch(name)
     assert failures(run.nb) == []
     printed = "".join(o.get("text", "") for c in run.nb.cells for o in c.get("outputs", []))
@@ -226,9 +177,6 @@ def test_tutorial_runs_without_torch(executed_without_torch, name: str):
 
 @pytest.mark.notebooks
 def test_torch_profile_sees_the_waiting_loader(executed):
-    skip_without_features("01_data_loading")
-    if not has_module("aiperf_magic.probes.torch_profile") or not has_module("torch"):
-        pytest.skip("needs torch and the --torch-profile stage (aiperf_magic.probes.torch_profile)")
     profile = executed("01_data_loading").named["profiled"].torch_profile
     assert profile is not None and profile.get("dataloader"), f"no DataLoader summary in {profile}"
     assert profile["dataloader"]["input_bound"] is True
