@@ -197,5 +197,17 @@ def apply_command(ctx: Any, argv: list[str]) -> None:
         return
     # replace=False: a new cell below, so nothing the user wrote is overwritten.
     ctx.shell.set_next_input(cell_text(report, fix.source), replace=False)
-    note = " It was not checked for equal results; try it first." if fix.safety == "unsafe" else ""
+    note = _tried_note(ctx.state.comparisons.get(fix.source), fix.safety)
     print(f"Inserted the rewrite for finding {n} ({finding.code}: {fix.title}) as the next cell.{note}")
+
+
+def _tried_note(tried: Any, safety: str) -> str:
+    """What ``%aiperf try`` proved about this rewrite, for the line printed after inserting it."""
+    if tried is None:
+        return " It was not checked for equal results; try it first." if safety == "unsafe" else ""
+    if tried.error or tried.refused:
+        return " Its try did not complete; check it before relying on it."
+    if not tried.equal:
+        return f" Careful: its try gave different results ({tried.difference})."
+    speed = f", {tried.speedup:.1f}x faster" if tried.speedup else ""
+    return f" Its try gave equal results{speed}."

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .report import Report
+from .report import Comparison, Report
 
 # name -> "module:function"; each function is ``fn(ctx: CommandContext, argv: list[str]) -> Any``.
 # Its return value becomes the line magic's result (displayed as the cell's output); None shows nothing.
@@ -34,6 +34,8 @@ class SessionState:
     reports: list[Report] = field(default_factory=list)  # bounded, newest last
     max_reports: int = 50
     extras: dict[str, Any] = field(default_factory=dict)  # per-feature state (auto mode, bridge)
+    # what `%aiperf try` (or the panel's Try) measured, by the rewritten source it ran
+    comparisons: dict[str, Comparison] = field(default_factory=dict)
 
     def remember(self, report: Report) -> None:
         self.last_report = report

@@ -198,3 +198,17 @@ def test_apply_command_before_any_report(capsys: Any) -> None:
     shell = FakeShell()
     apply_command(CommandContext(shell, SessionState()), ["1"])
     assert "No %%aiperf report yet" in capsys.readouterr().out and shell.next_inputs == []
+
+
+def test_apply_after_try_says_what_the_try_proved(ip: Any) -> None:
+    from IPython.utils.capture import capture_output
+
+    ip.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(3000), 'b': range(3000)})")
+    with capture_output() as out:
+        ip.run_cell("%%aiperf\ntotal = 0\nfor _, row in frame.iterrows():\n    total += row['a'] * row['b']\n")
+        ip.run_cell("%aiperf apply AIP301")
+        ip.run_cell("%aiperf try AIP301 --repeat 1")
+        ip.run_cell("%aiperf apply AIP301")
+    first, second = [line for line in out.stdout.splitlines() if line.startswith("Inserted the rewrite")]
+    assert "not checked for equal results" in first
+    assert "Its try gave equal results" in second

@@ -125,6 +125,7 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
     )
     comparison.finding_code = code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
+    ctx.state.comparisons[finding.fix.source] = comparison  # `%aiperf apply` says what Try proved
     return comparison
 
 
