@@ -214,6 +214,7 @@ def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path) -> None:
     for i in range(300):
         (tmp_path / f"m{i}.py").write_text("import pandas as pd\nfor _, r in df.iterrows():\n    print(r)\n")
     proc = subprocess.run(f"'{sys.executable}' -m aiperf_magic lint '{tmp_path}' | head -1", shell=True,
-                          capture_output=True, text=True, cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+                          capture_output=True, text=True, cwd=ROOT,
+                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.stdout.count("\n") == 1 and "AIP301" in proc.stdout
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
