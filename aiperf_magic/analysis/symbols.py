@@ -102,6 +102,7 @@ _LIVE_KINDS: tuple[tuple[str, str], ...] = (
     ("torch.compile", "compiled_model"),
     ("torch.jit._script.RecursiveScriptModule", "compiled_model"),
     ("torch.jit.ScriptModule", "compiled_model"),
+    ("torch.jit._script.ScriptModule", "compiled_model"),  # traced models (TopLevelTracedModule) too
     ("torch.nn.Module", "model"),
     ("torch.utils.data.DataLoader", "loader"),
     ("pandas.DataFrame", "frame"),

@@ -107,6 +107,8 @@ def test_live_namespace_resolves_objects() -> None:
     assert codes("for x in xs:\n    y = net(x)\n", namespace=ns) == ["AIP502", "AIP506"]
     ns = {"net": torch.compile(torch.nn.Linear(2, 2))}
     assert codes("for x in xs:\n    y = net(x)\n", namespace=ns) == ["AIP502"]
+    ns = {"net": torch.jit.trace(torch.nn.Linear(2, 2), torch.randn(1, 2))}  # a traced model is compiled
+    assert codes("for x in xs:\n    y = net(x)\n", namespace=ns) == ["AIP502"]
 
 
 def test_live_namespace_numeric_list_and_frame() -> None:
