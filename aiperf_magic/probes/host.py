@@ -1,12 +1,39 @@
-"""Host counters through psutil: CPU per core and for the process, memory, swap, disk I/O."""
+"""Host counters: CPU per core and for the process, memory, swap, disk I/O.
+
+On Linux they are read from /proc directly (``procfs.py``, cheaper for the user's thread); elsewhere,
+or when a psutil module is injected (tests), through psutil.
+"""
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
-_MEMINFO = "/proc/meminfo"
+from . import procfs
+
+
+class PsutilCounters:
+    """Counters through psutil (any platform)."""
+
+    def __init__(self, psutil_module: Any, process: Any = None) -> None:
+        self._psutil = psutil_module
+        self._process = process if process is not None else psutil_module.Process()
+
+    def cpu_per_core(self) -> list[float]:
+        return list(self._psutil.cpu_percent(percpu=True))
+
+    def rss(self) -> int:
+        return int(self._process.memory_info().rss)
+
+    def memory(self) -> tuple[int | None, int | None]:
+        return self._psutil.virtual_memory().available, self._psutil.swap_memory().used
+
+    def io(self) -> tuple[int | None, int | None]:
+        io = self._process.io_counters()
+        return io.read_bytes, io.write_bytes
+
+    def close(self) -> None:
+        pass
 
 
 class HostProbe:
@@ -17,43 +44,34 @@ class HostProbe:
     """
 
     def __init__(self, process: Any = None, psutil_module: Any = None) -> None:
-        if psutil_module is None:
-            psutil_module = _default_psutil()
-        self._psutil = psutil_module
-        self._process = process if process is not None else psutil_module.Process()
+        if psutil_module is None and process is None and procfs.available():
+            self._counters: Any = procfs.ProcfsCounters()
+        else:
+            self._counters = PsutilCounters(psutil_module or _psutil(), process)
         self.notes: list[str] = []
         self._off: set[str] = set()
         self._last_cpu: tuple[float, float] | None = None
-        # On Linux one read of /proc/meminfo gives available memory and swap (cheaper than psutil's two calls).
-        self._meminfo = os.path.exists(_MEMINFO) and psutil_module is _default_psutil()
 
     def start(self) -> None:
-        # cpu_percent measures since the previous call: prime both so the first tick is meaningful.
-        self._guard("cpu_per_core", lambda: self._psutil.cpu_percent(percpu=True))
-        self._last_cpu = (time.perf_counter(), _own_cpu_seconds())
+        # per-core busy time is measured since the previous reading: prime it so the first tick counts
+        self._guard("cpu_per_core", self._counters.cpu_per_core)
+        self._last_cpu = (time.perf_counter(), time.process_time())
 
     def sample(self, row: dict[str, Any]) -> None:
-        p = self._psutil
-        proc = self._process
+        c = self._counters
         row["cpu_percent"] = self._process_cpu_percent()
-        row["cpu_per_core"] = self._guard("cpu_per_core", lambda: p.cpu_percent(percpu=True))
-        row["rss_bytes"] = self._guard("rss_bytes", lambda: proc.memory_info().rss)
-        if self._meminfo:
-            available, swap_used = _read_meminfo()
-            row["mem_available_bytes"], row["swap_used_bytes"] = available, swap_used
-        else:
-            row["mem_available_bytes"] = self._guard("mem_available_bytes", lambda: p.virtual_memory().available)
-            row["swap_used_bytes"] = self._guard("swap_used_bytes", lambda: p.swap_memory().used)
-        io = self._guard("io", proc.io_counters)
-        row["read_bytes"] = getattr(io, "read_bytes", None)
-        row["write_bytes"] = getattr(io, "write_bytes", None)
+        row["cpu_per_core"] = self._guard("cpu_per_core", c.cpu_per_core)
+        row["rss_bytes"] = self._guard("rss_bytes", c.rss)
+        row["mem_available_bytes"], row["swap_used_bytes"] = self._guard("memory", c.memory) or (None, None)
+        row["read_bytes"], row["write_bytes"] = self._guard("io", c.io) or (None, None)
 
     def stop(self) -> None:
-        pass
+        self._counters.close()
 
     def _process_cpu_percent(self) -> float | None:
         """All threads of this process, 100 = one core busy, since the previous tick."""
-        now, cpu = time.perf_counter(), _own_cpu_seconds()
+        # process_time is CLOCK_PROCESS_CPUTIME_ID: every thread, nanosecond resolution, no file read
+        now, cpu = time.perf_counter(), time.process_time()
         last, self._last_cpu = self._last_cpu, (now, cpu)
         if last is None or now <= last[0]:
             return None
@@ -70,35 +88,15 @@ class HostProbe:
             return None
 
 
-_LABELS = {
-    "cpu_percent": "process CPU",
-    "cpu_per_core": "CPU per core",
-    "rss_bytes": "process memory (RSS)",
-    "mem_available_bytes": "available memory",
-    "swap_used_bytes": "swap",
-    "io": "disk I/O counters",
-}
-
-
-def _own_cpu_seconds() -> float:
-    # CLOCK_PROCESS_CPUTIME_ID: every thread of the process, nanosecond resolution (os.times ticks at 10 ms).
-    return time.process_time()
-
-
-def _default_psutil() -> Any:
+def _psutil() -> Any:
     import psutil
 
     return psutil
 
 
-def _read_meminfo() -> tuple[int | None, int | None]:
-    fields: dict[bytes, int] = {}
-    with open(_MEMINFO, "rb") as fh:
-        for line in fh:
-            key, _, rest = line.partition(b":")
-            if key in (b"MemAvailable", b"SwapTotal", b"SwapFree"):
-                fields[key] = int(rest.split()[0]) * 1024
-    swap = None
-    if b"SwapTotal" in fields and b"SwapFree" in fields:
-        swap = fields[b"SwapTotal"] - fields[b"SwapFree"]
-    return fields.get(b"MemAvailable"), swap
+_LABELS = {
+    "cpu_per_core": "CPU per core",
+    "rss_bytes": "process memory (RSS)",
+    "memory": "available memory and swap",
+    "io": "disk I/O counters",
+}

@@ -4,6 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from aiperf_magic.probes import procfs
 from aiperf_magic.probes.gpu import GpuProbe
 from aiperf_magic.probes.host import HostProbe
 from aiperf_magic.sampling import Sampler, live_threads
@@ -264,3 +265,26 @@ def test_sampler_threads_are_daemons_named_for_the_leak_guard():
         assert "aiperf-sampler" in names
     finally:
         sampler.stop()
+
+
+@pytest.mark.skipif(not procfs.available(), reason="Linux /proc only")
+def test_procfs_counters_agree_with_psutil():
+    import psutil
+
+    from aiperf_magic.probes.procfs import ProcfsCounters
+
+    counters = ProcfsCounters()
+    try:
+        assert counters.cpu_per_core() == [0.0] * psutil.cpu_count()  # the first reading primes
+        sum(i * i for i in range(300_000))
+        cores = counters.cpu_per_core()
+        assert len(cores) == psutil.cpu_count() and all(0.0 <= c <= 100.0 for c in cores)
+        assert abs(counters.rss() - psutil.Process().memory_info().rss) < 16 << 20
+        available, swap = counters.memory()
+        assert abs(available - psutil.virtual_memory().available) < 512 << 20
+        assert swap == psutil.swap_memory().used
+        read, written = counters.io()
+        io = psutil.Process().io_counters()
+        assert read <= io.read_bytes + (1 << 20) and written <= io.write_bytes + (1 << 20)
+    finally:
+        counters.close()
