@@ -23,7 +23,7 @@ setup: $(VENV)/.installed
 demo: setup
 	@echo "JupyterLab with aiperf_magic: http://localhost:$(PORT)/lab/tree/00_quickstart.ipynb"
 	$(VENV)/bin/jupyter lab --no-browser --port=$(PORT) --ServerApp.root_dir=notebooks \
-		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1
+		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1 --allow-root
 
 test: setup
 	$(PY) -m pytest -q

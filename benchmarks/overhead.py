@@ -1,6 +1,6 @@
 """What does %%aiperf cost? Workloads run interleaved under each mode; medians and ratios to plain.
 
-    python benchmarks/overhead.py            # full run (~3 min on 2 cores)
+    python benchmarks/overhead.py            # full run (~5 min on 2 cores)
     python benchmarks/overhead.py --quick    # smaller workloads, 3 repeats
 
 Modes: plain execution, %%time, %%aiperf, %%aiperf --no-hotspots, and where installed pyinstrument's
@@ -30,7 +30,7 @@ WORKLOADS = {
                        "for _ in range(8):\n    g = df.groupby('k')['v'].agg(['mean', 'std', 'max'])\n"),
     "sleep loop": "import time\nfor _ in range({n_sleep}):\n    time.sleep(0.01)\n",
 }
-SIZES = {"full": dict(n_loop=9_000_000, n_mm=40, n_rows=2_000_000, n_sleep=100),
+SIZES = {"full": dict(n_loop=18_000_000, n_mm=40, n_rows=2_000_000, n_sleep=100),
          "quick": dict(n_loop=2_000_000, n_mm=10, n_rows=500_000, n_sleep=30)}
 
 
@@ -116,7 +116,7 @@ def main() -> None:
 
     shell = get_ipython()
     shell.run_line_magic("load_ext", "aiperf_magic")
-    repeat = args.repeat or (3 if args.quick else 5)
+    repeat = args.repeat or (3 if args.quick else 7)
     print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians; ratio to plain in ()")
     run_workloads(shell, repeat, "quick" if args.quick else "full", args.only)
     empty_cell_cost(shell)
