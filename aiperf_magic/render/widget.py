@@ -40,7 +40,7 @@ def header_html(report: Report) -> str:
             f'font-weight:600">{esc(v.code)} {esc(v.title)}</span> {esc(v.sentence)}</div>'
         )
     if report.error is not None:
-        where = f" (line {report.error.line})" if report.error.line else ""
+        where = f" (line {report.cell_line(report.error.line)})" if report.error.line else ""
         parts.append(
             f'<div style="color:{BAD_COLOR}">cell raised <code>{esc(report.error.type)}</code>: '
             f"{esc(report.error.message)}{esc(where)}</div>"
@@ -58,7 +58,7 @@ def hotspots_html(report: Report) -> str:
     for h in report.hotspots[:MAX_HOTSPOTS]:
         bar = f'<div style="background:#f97316;height:8px;width:{max(1, round(h.share * 160))}px"></div>'
         rows.append(
-            f"<tr><td>{h.line}</td><td><code>{esc(h.text)}</code></td><td>{bar}</td>"
+            f"<tr><td>{report.cell_line(h.line)}</td><td><code>{esc(h.text)}</code></td><td>{bar}</td>"
             f"<td>{esc(fmt.percent(h.share))}</td><td>{esc(fmt.seconds(h.seconds))}</td>"
             f"<td>{esc(h.callee or '')}</td></tr>"
         )

@@ -116,7 +116,7 @@ class FindingCard:
 
     def __init__(self, ctx: PanelContext, n: int, finding: Finding) -> None:
         self.finding = finding
-        where = f"line {finding.line}" if finding.line else "cell"
+        where = f"line {ctx.report.cell_line(finding.line)}" if finding.line else "cell"
         head = widgets.HTML(
             f'<div class="aiperf-finding"><b>{n}. {esc(finding.code)}</b> '
             f'<span style="color:{MUTED}">{esc(where)}</span> {esc(finding.message)}</div>'
