@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from .names import dotted
 from .tree import walk
 
 _ARITH = (
@@ -72,14 +73,9 @@ def _is_string_format(node: cst.BinaryOperation) -> bool:
 
 
 def dotted_name(node: cst.CSTNode) -> str | None:
-    parts: list[str] = []
-    while isinstance(node, cst.Attribute):
-        parts.append(node.attr.value)
-        node = node.value
-    if not isinstance(node, cst.Name):
-        return None
-    parts.append(node.value)
-    return ".".join(reversed(parts))
+    """``a.b.c`` -> "a.b.c"; None for anything that is not a plain dotted name."""
+    parts = dotted(node) if isinstance(node, cst.BaseExpression) else None
+    return ".".join(parts) if parts is not None else None
 
 
 def same_ref(a: cst.CSTNode, b: cst.CSTNode) -> bool:
