@@ -42,8 +42,8 @@ def make_report(**changes: Any) -> Report:
     )
     frame = FrameProfile(
         name="df",
-        rows=1000,
-        memory_bytes=64000,
+        rows=100_000,
+        memory_bytes=800_000,
         columns=[ColumnProfile(name=XSS, dtype="int64", memory_bytes=8000, suggested_dtype="int8", saving_bytes=7000)],
         saving_bytes=7000,
         fix_source="df = df.astype({'a': 'int8'})",

@@ -12,6 +12,7 @@ import ipywidgets as widgets
 
 from ..report import Fix, FrameProfile, Report
 from . import format as fmt
+from .summary import visible_frames
 from .widget_actions import PanelContext
 from .widget_findings import CARD_LAYOUT, FixControls
 from .widget_html import MUTED, code_block, esc
@@ -65,7 +66,13 @@ class FrameCard:
 
 
 def frames_view(ctx: PanelContext) -> tuple[Any, list[FrameCard]]:
-    cards = [FrameCard(ctx, f) for f in ctx.report.frames]
+    shown, small = visible_frames(ctx.report)
+    cards = [FrameCard(ctx, f) for f in shown]
+    rest = f" ({small} small frame{'s' if small > 1 else ''} under 64 KB not shown)" if small else ""
     if not cards:
-        return widgets.HTML(f'<div style="color:{MUTED}">No DataFrame was created or changed.</div>'), cards
-    return widgets.VBox([c.view for c in cards]), cards
+        text = "No DataFrame was created or changed." if not small else f"No large DataFrame.{rest}"
+        return widgets.HTML(f'<div style="color:{MUTED}">{esc(text)}</div>'), cards
+    items = [c.view for c in cards]
+    if rest:
+        items.append(widgets.HTML(f'<div style="color:{MUTED}">{esc(rest.strip(" ()"))}</div>'))
+    return widgets.VBox(items), cards

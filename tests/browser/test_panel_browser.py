@@ -32,8 +32,8 @@ _report = Report(
     samples=Samples(t=[0.0, 0.1, 0.2], cpu_percent=[100.0, 95.0, 99.0], rss_bytes=[10**8, 2 * 10**8, 10**8]),
     error=ErrorInfo(type="ValueError", message="bad value " + _xss),
     hotspots=[Hotspot(line=2, seconds=0.4, share=0.8, text="x = '" + _xss + "'")],
-    frames=[FrameProfile(name="df", rows=3, memory_bytes=64, columns=[
-        ColumnProfile(name="col " + _xss, dtype="int64", memory_bytes=24, reason="value " + _xss)])],
+    frames=[FrameProfile(name="df", rows=100_000, memory_bytes=800_000, columns=[
+        ColumnProfile(name="col " + _xss, dtype="int64", memory_bytes=800_000, reason="value " + _xss)])],
     findings=[Finding(code="AIP301", message="Row loop " + _xss, line=2,
                       fix=Fix(title="Column expression " + _xss, source="total = 42  # rewritten\\n",
                               diff="-" + _xss + "\\n+total = 42  # rewritten"))])
