@@ -334,3 +334,17 @@ class Collector(FastVisitor):
         if len(node.value) < 16:
             self.facts.strings.add(node.value.strip("'\"bruBRU"))
         return False
+
+
+# Calls that wrap an iterable without changing what a loop iterates over.
+PROGRESS_WRAPPERS = ("builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm")
+
+
+def unwrap_iterable(
+    facts: Facts, it: cst.BaseExpression | None, also: tuple[str, ...] = ()
+) -> cst.BaseExpression | None:
+    """``enumerate(tqdm(loader))`` -> ``loader``: strip progress bars, ``enumerate`` and ``also``."""
+    wrappers = PROGRESS_WRAPPERS + also
+    while isinstance(it, cst.Call) and it.args and facts.names.qname(it.func) in wrappers:
+        it = it.args[0].value
+    return it

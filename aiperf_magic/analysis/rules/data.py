@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ..exprs import int_value, is_true, names_used, walk
-from ..facts import Facts, Loop
+from ..facts import Facts, Loop, unwrap_iterable
 from ..registry import Hit, rule
 from ..symbols import LOADERS, Symbol
 from ..work import is_move
@@ -67,14 +67,7 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
 
 def loader_of(facts: Facts, loop: Loop) -> Symbol | None:
     """The DataLoader a loop iterates over (``for x, y in loader``, ``enumerate(loader)``, ``tqdm``)."""
-    it = loop.iter
-    while (
-        isinstance(it, cst.Call)
-        and it.args
-        and facts.names.qname(it.func)
-        in ("builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "builtins.iter")
-    ):
-        it = it.args[0].value
+    it = unwrap_iterable(facts, loop.iter, also=("builtins.iter",))
     if isinstance(it, cst.Call) and facts.names.qname(it.func) in LOADERS:
         return Symbol("loader", it)
     sym = facts.symbol(it) if isinstance(it, cst.Name) else None

@@ -7,7 +7,7 @@ from collections.abc import Iterator, Sequence
 import libcst as cst
 
 from ..exprs import MATH_FUNCS, dotted_name, names_used, same_ref, walk
-from ..facts import Call, Facts
+from ..facts import Call, Facts, unwrap_iterable
 from ..registry import Hit, rule
 from ..work import definition
 
@@ -15,16 +15,6 @@ _ROW_ITERATORS = ("iterrows", "itertuples")
 _SMALL_VIEWS = ("head", "tail", "sample", "nlargest", "nsmallest")
 _ROW_ACCESSORS = ("loc", "iloc", "at", "iat")
 
-
-def _unwrap(facts: Facts, it: cst.BaseExpression | None) -> cst.BaseExpression | None:
-    while (
-        isinstance(it, cst.Call)
-        and it.args
-        and facts.names.qname(it.func)
-        in ("builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "builtins.list")
-    ):
-        it = it.args[0].value
-    return it
 
 
 def _is_small_view(facts: Facts, frame: cst.BaseExpression | None) -> bool:
@@ -92,7 +82,7 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
     - pandas: "Enhancing performance" and "Iteration" in the user guide.
     """
     for loop in facts.loops:
-        it = _unwrap(facts, loop.iter)
+        it = unwrap_iterable(facts, loop.iter, also=("builtins.list",))
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _ROW_ITERATORS:
             if not _is_small_view(facts, it.func.value):
                 yield loop.node
