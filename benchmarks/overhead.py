@@ -11,15 +11,18 @@ Modes: plain execution, %%time, %%aiperf, %%aiperf --no-hotspots, and where inst
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+PYTHON = sys.executable  # Scalene's magic swaps sys.executable for a wrapper of its own
 
 WORKLOADS = {
     "python loop": "total = 0\nfor i in range({n_loop}):\n    total += i * i % 7\n",
@@ -100,8 +103,8 @@ def load_ext_time(repeat: int = 5) -> None:
             "print(time.perf_counter() - t0)\n")
     times = []
     for _ in range(repeat):
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                             cwd=ROOT, env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+        out = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True,
+                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
         times.append(float(out.stdout.strip().splitlines()[-1]))
     print(f"%load_ext aiperf_magic: median {statistics.median(times) * 1e3:.1f} ms over {repeat} fresh processes")
 
@@ -114,6 +117,7 @@ def main() -> None:
     args = parser.parse_args()
     from IPython.testing.globalipapp import get_ipython
 
+    os.chdir(tempfile.mkdtemp(prefix="aiperf-overhead-"))  # profilers that write files write them there
     shell = get_ipython()
     shell.run_line_magic("load_ext", "aiperf_magic")
     repeat = args.repeat or (3 if args.quick else 7)
