@@ -16,7 +16,7 @@ _LAZY = {
     "Finding": ("aiperf_magic.report", "Finding"),
     "Fix": ("aiperf_magic.report", "Fix"),
     "Comparison": ("aiperf_magic.report", "Comparison"),
-    "analyze": ("aiperf_magic.analysis", "analyze"),
+    "analyze": ("aiperf_magic.rules", "analyze"),
     "fix": ("aiperf_magic.fixes", "fix"),
     "verify": ("aiperf_magic.verification", "verify"),
 }
@@ -38,14 +38,14 @@ def __getattr__(name: str) -> Any:
 
 def load_ipython_extension(ipython: Any) -> None:
     """Called by ``%load_ext aiperf_magic``; loading twice is harmless."""
-    from .magic import load
+    from .ipython.magic import load
 
     load(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Called by ``%unload_ext aiperf_magic``: removes the magics and stops anything running."""
-    from .magic import unload
+    from .ipython.magic import unload
 
     unload(ipython)
 

@@ -66,12 +66,12 @@ def _main(argv: Sequence[str] | None) -> int:
     if args.command == "lint":
         return _lint(args)
     if args.command == "rules":
-        from .analysis.catalog import catalog
+        from .rules.catalog import catalog
 
         print(catalog().text())
         return EXIT_CLEAN
     if args.command == "explain":
-        from .analysis.catalog import explain
+        from .rules.catalog import explain
 
         doc = explain(args.code)
         print(doc.text())
@@ -81,8 +81,8 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from .analysis.files import ReadError, iter_files, lint_path
-    from .analysis.formats import RENDERERS
+    from .lint.files import ReadError, iter_files, lint_path
+    from .lint.formats import RENDERERS
 
     if args.fix or args.diff:
         fixed = _fix(args)
@@ -112,11 +112,11 @@ def _fix(args: argparse.Namespace) -> bool | str | None:
     """Apply (``--fix``) or show (``--diff``) fixes: True if any file changes, "error" if a file
     could not be fixed (reported; the others still are), None if fixes are unavailable."""
     try:
-        from .fixes.files import fix_file
+        from .lint.fix_files import fix_file
     except ImportError as exc:
         print(f"aiperf: error: fixes are not available in this installation ({exc})", file=sys.stderr)
         return None
-    from .analysis.files import ReadError, iter_files
+    from .lint.files import ReadError, iter_files
 
     changed, failed = False, False
     for entry in iter_files(args.paths):

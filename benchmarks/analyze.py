@@ -24,9 +24,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from aiperf_magic.analysis import analyze
-from aiperf_magic.analysis.engine import _collect, node_positions
-from aiperf_magic.analysis.files import lint_cells
+from aiperf_magic.lint.files import lint_cells
+from aiperf_magic.rules import analyze
+from aiperf_magic.rules.engine import _collect, node_positions
 
 CELL = """import torch
 import torch.nn as nn

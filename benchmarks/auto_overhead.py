@@ -83,7 +83,7 @@ def main() -> None:
     args = parser.parse_args()
     from IPython.testing.globalipapp import get_ipython
 
-    from aiperf_magic.auto import AutoMode
+    from aiperf_magic.ipython.commands.auto import AutoMode
 
     shell = get_ipython()
     shell.run_line_magic("load_ext", "aiperf_magic")
@@ -121,7 +121,7 @@ def main() -> None:
 
 def tick_cost(reads: int = 30) -> None:
     """The sampling share of a long cell: one reading of every probe, against the 100 ms interval."""
-    from aiperf_magic.auto import INTERVAL_MS, default_probes
+    from aiperf_magic.ipython.commands.auto import INTERVAL_MS, default_probes
 
     probes = default_probes()
     for probe in probes:

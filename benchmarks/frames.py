@@ -24,8 +24,8 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiperf_magic.frames import profile_frame, snapshot
-from aiperf_magic.probes.threads import ThreadProbe
+from aiperf_magic.measure.frames import profile_frame, snapshot
+from aiperf_magic.measure.probes.threads import ThreadProbe
 
 CITIES = np.array(["Paris", "Lyon", "Nice", "Lille", "Nantes", "Brest", "Rennes", "Dijon"], dtype=object)
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from aiperf_magic.render.html import render_html  # noqa: E402
-from aiperf_magic.render.widget import build_panel  # noqa: E402
+from aiperf_magic.render.panel.view import build_panel  # noqa: E402
 from aiperf_magic.report import Comparison, GpuSeries, Report, Samples  # noqa: E402
 
 SIZES = [50, 1_000, 5_000, 20_000]

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from aiperf_magic.sampling import live_threads
+from aiperf_magic.measure.sampler import live_threads
 
 
 @pytest.fixture(autouse=True)

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.bridge import Bridge, Reply, apply_command, parse_reply, ran_text
-from aiperf_magic.commands import CommandContext, SessionState
+from aiperf_magic.apply.bridge import Bridge, Reply, apply_command, parse_reply, ran_text
+from aiperf_magic.ipython.subcommands import CommandContext, SessionState
 from aiperf_magic.report import Finding, Fix, Report
 
 

@@ -142,7 +142,7 @@ def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_fix_flags_without_fixes_module_say_so(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "aiperf_magic.fixes.files", None)  # as if not installed
+    monkeypatch.setitem(sys.modules, "aiperf_magic.lint.fix_files", None)  # as if not installed
     assert main(["lint", "--diff", str(project / "slow.py")]) == 2
     assert "fixes are not available" in capsys.readouterr().err
 
@@ -186,9 +186,9 @@ def test_fix_flags_call_fix_file(
             changed=path.name == "slow.py", diff=f"--- {path.name}\n" if write is False else ""
         )
 
-    fake = types.ModuleType("aiperf_magic.fixes.files")
+    fake = types.ModuleType("aiperf_magic.lint.fix_files")
     fake.fix_file = fix_file  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "aiperf_magic.fixes.files", fake)
+    monkeypatch.setitem(sys.modules, "aiperf_magic.lint.fix_files", fake)
     assert main(["lint", "--diff", "--select", "AIP1", str(project / "slow.py")]) == 1
     assert capsys.readouterr().out == "--- slow.py\n"
     assert calls[-1] == {"path": "slow.py", "select": ["AIP1"], "unsafe": False, "write": False}
@@ -200,7 +200,7 @@ def test_fix_flags_call_fix_file(
 
 
 def test_diff_with_the_real_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    pytest.importorskip("aiperf_magic.fixes.files")
+    pytest.importorskip("aiperf_magic.lint.fix_files")
     (tmp_path / "amp.py").write_text("from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n")
     (tmp_path / "bad.ipynb").write_text("{bad")
     assert main(["lint", "--diff", str(tmp_path)]) == 2

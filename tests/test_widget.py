@@ -8,11 +8,11 @@ import ipywidgets as widgets
 import plotly.graph_objects as go
 import pytest
 
-from aiperf_magic.bridge import Reply
+from aiperf_magic.apply.bridge import Reply
 from aiperf_magic.render import _with_panel
 from aiperf_magic.render.frontend import WIDGET_MIME, can_render_widgets
-from aiperf_magic.render.widget import build_panel, panel_bundle
-from aiperf_magic.render.widget_timeline import time_axis, timeline_figure
+from aiperf_magic.render.panel.timeline import time_axis, timeline_figure
+from aiperf_magic.render.panel.view import build_panel, panel_bundle
 from aiperf_magic.report import (
     ColumnProfile,
     Comparison,
@@ -282,14 +282,14 @@ def test_why_shows_the_rule_doc_sections(monkeypatch: pytest.MonkeyPatch) -> Non
     import sys
     import types
 
-    from aiperf_magic.render.widget_findings import rule_doc
+    from aiperf_magic.render.panel.findings import rule_doc
 
     rule = types.SimpleNamespace(
         doc="## What it does\nx", sections={"What it does": "x", "Why is this bad?": "Each row " + XSS}
     )
-    fake = types.ModuleType("aiperf_magic.analysis")
+    fake = types.ModuleType("aiperf_magic.rules")
     fake.all_rules = lambda: {"AIP301": rule}  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "aiperf_magic.analysis", fake)
+    monkeypatch.setitem(sys.modules, "aiperf_magic.rules", fake)
     assert rule_doc("AIP301") == "Why is this bad?\nEach row " + XSS
     assert rule_doc("AIP999") is None
     panel = build_panel(make_report(), verify=fake_verify(EQUAL), bridge=FakeBridge(), namespace={})
@@ -307,7 +307,7 @@ def test_refused_try_says_why_and_keeps_apply_disabled() -> None:
 
 
 def test_insert_below_and_its_undo_target_the_new_cell() -> None:
-    from aiperf_magic.render.widget_actions import EditControls, PanelContext
+    from aiperf_magic.render.panel.actions import EditControls, PanelContext
 
     bridge = FakeBridge()
     edit = EditControls(
@@ -332,7 +332,7 @@ def test_insert_below_and_its_undo_target_the_new_cell() -> None:
 
 
 def test_try_uses_the_real_verify_by_default() -> None:
-    from aiperf_magic.render.widget_actions import PanelContext
+    from aiperf_magic.render.panel.actions import PanelContext
 
     ctx = PanelContext(make_report(), bridge=FakeBridge(), namespace={"n": 3})  # type: ignore[arg-type]
     c = ctx.run_verify("total = sum(range(n))\n", "total = n * (n - 1) // 2\n")

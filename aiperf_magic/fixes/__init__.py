@@ -66,7 +66,7 @@ def fix(source: str, *, select: Iterable[str] | None = None, unsafe: bool = Fals
     fixes that may change results or behaviour. Returns ``source`` unchanged when nothing applies,
     and never returns invalid Python.
     """
-    from ..analysis import analyze  # the detectors live beside the fixes; imported on use
+    from ..rules import analyze  # the detectors live beside the fixes; imported on use
 
     findings = analyze(source, select=list(select) if select is not None else None, fixes=False)
     return fix_findings(source, findings, unsafe=unsafe)

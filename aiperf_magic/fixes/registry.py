@@ -35,7 +35,7 @@ def fixers() -> dict[str, Fixer]:
     global _loaded
     if not _loaded:
         for name in _MODULES:
-            importlib.import_module(f"{__package__}.{name}")
+            importlib.import_module(f"aiperf_magic.rules.fixers.{name}")
         _loaded = True
     return FIXERS
 

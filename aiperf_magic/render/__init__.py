@@ -32,7 +32,7 @@ def _with_panel(report: Report, bundle: dict[str, Any], namespace: dict[str, Any
     if not can_render_widgets():
         return bundle  # a terminal or a script: no widget library is even imported
     try:
-        from .widget import panel_bundle
+        from .panel.view import panel_bundle
 
         return panel_bundle(report, bundle["text/plain"], bundle["text/html"], namespace=namespace)
     except Exception as exc:  # the static views must survive any panel failure

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from ..auto_history import CellRecord, CellTable
+from ..auto.history import CellRecord, CellTable
 from . import format as fmt
 
 HEADERS = ("#", "cell", "cell id", "wall", "CPU", "peak mem", "GPU", "verdict", "findings", "first line")

@@ -10,7 +10,15 @@ from html import escape
 
 from ..report import Report, Samples
 from . import format as fmt
-from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details, visible_frames
+from .summary import (
+    cpu_wait_line,
+    gpu_line,
+    headline,
+    timeline,
+    torch_profile_lines,
+    verdict_details,
+    visible_frames,
+)
 
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from ..report import Report
 from . import format as fmt
-from .summary import cpu_wait_line, gpu_line, headline, timeline, torch_profile_lines, verdict_details, visible_frames
+from .summary import (
+    cpu_wait_line,
+    gpu_line,
+    headline,
+    timeline,
+    torch_profile_lines,
+    verdict_details,
+    visible_frames,
+)
 
 BAR_WIDTH = 20
 MAX_HOTSPOTS = 8

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from aiperf_magic.analysis.catalog import RuleDoc, RuleTable, explain, markdown_html
-from aiperf_magic.analysis.registry import Rule
+from aiperf_magic.rules.catalog import RuleDoc, RuleTable, explain, markdown_html
+from aiperf_magic.rules.registry import Rule
 
 
 def test_rules_line_magic_returns_the_catalog(ip: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from aiperf_magic.analysis.catalog import markdown_catalog
+from aiperf_magic.rules.catalog import markdown_catalog
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 MARK = "<!-- catalog: generated from the rule docstrings; pytest tests/analysis --update-goldens -->\n"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from aiperf_magic.analysis import Context, analyze
 from aiperf_magic.report import Finding
+from aiperf_magic.rules import Context, analyze
 
 
 def codes(source: str, **kw: object) -> list[str]:

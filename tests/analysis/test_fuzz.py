@@ -7,7 +7,7 @@ import textwrap
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from aiperf_magic.analysis import Context, analyze
+from aiperf_magic.rules import Context, analyze
 
 SNIPPETS = [
     "import torch",

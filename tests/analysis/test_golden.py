@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from aiperf_magic.analysis import analyze
+from aiperf_magic.rules import analyze
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 

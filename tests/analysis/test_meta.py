@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from aiperf_magic.analysis import HEADINGS, all_rules, analyze
-from aiperf_magic.analysis.registry import RULES, parse_sections, rule
+from aiperf_magic.rules import HEADINGS, all_rules, analyze
+from aiperf_magic.rules.registry import RULES, parse_sections, rule
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rules"
 ISSUE_CODES = {
@@ -70,7 +70,7 @@ def test_import_stays_light() -> None:
     import subprocess
 
     code = (
-        "import sys, aiperf_magic.analysis as a; a.analyze('import torch\\nx = 1\\n'); "
+        "import sys, aiperf_magic.rules as a; a.analyze('import torch\\nx = 1\\n'); "
         "print(sorted(m for m in ('torch', 'pandas', 'numpy', 'IPython') if m in sys.modules))"
     )
     out = subprocess.run(

@@ -7,8 +7,8 @@ import os
 import pytest
 from IPython.utils.capture import capture_output
 
-from aiperf_magic.auto import AutoMode, KeptProbe
-from aiperf_magic.probes.gpu import GpuProbe
+from aiperf_magic.ipython.commands.auto import AutoMode, KeptProbe
+from aiperf_magic.measure.probes.gpu import GpuProbe
 from tests.core.test_sampler import FakeNVML
 
 

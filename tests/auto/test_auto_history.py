@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from aiperf_magic.auto_history import FIRST_LINE_CHARS, CellRecord, History, first_line, rank
+from aiperf_magic.auto.history import FIRST_LINE_CHARS, CellRecord, History, first_line, rank
 from aiperf_magic.report import ErrorInfo, Finding, Fix, GpuSeries, Report, Samples, Verdict
 
 

@@ -8,10 +8,10 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.utils.capture import capture_output
 
-from aiperf_magic.auto import AutoMode, CellTableView
-from aiperf_magic.auto_history import CellRecord
+from aiperf_magic.auto.history import CellRecord
+from aiperf_magic.ipython.commands.auto import AutoMode, CellTableView
+from aiperf_magic.measure.sampler import live_threads
 from aiperf_magic.report import Finding
-from aiperf_magic.sampling import live_threads
 
 HINT = "%%aiperf this cell"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from aiperf_magic.auto_ticker import TickedSampler, Ticker
-from aiperf_magic.sampling import live_threads
+from aiperf_magic.auto.ticker import TickedSampler, Ticker
+from aiperf_magic.measure.sampler import live_threads
 
 
 class CountingProbe:
@@ -74,7 +74,7 @@ def test_a_short_cell_still_gets_one_reading():
 def test_ticker_only_probes_are_never_read_on_the_cells_thread():
     import threading
 
-    from aiperf_magic.auto import KeptProbe
+    from aiperf_magic.ipython.commands.auto import KeptProbe
 
     gpu = KeptProbe(CountingProbe(), ticker_only=True)
     host = KeptProbe(CountingProbe())
@@ -91,7 +91,7 @@ def test_ticker_only_probes_are_never_read_on_the_cells_thread():
 def test_host_counters_are_sampled_only_where_the_peak_rss_cannot_be_reset(monkeypatch):
     import os
 
-    from aiperf_magic import auto
+    from aiperf_magic.ipython.commands import auto
 
     names = lambda: [type(p.probe).__name__ for p in auto.default_probes()]  # noqa: E731
     monkeypatch.setattr(os, "access", lambda path, mode: True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from aiperf_magic.auto import CellTableView
-from aiperf_magic.auto_history import CellRecord, rank
+from aiperf_magic.auto.history import CellRecord, rank
+from aiperf_magic.ipython.commands.auto import CellTableView
 from aiperf_magic.render.auto_report import (
     bar_chart_svg,
     render_table_document,
@@ -65,7 +65,7 @@ def test_bar_chart_has_one_bar_per_cell_scaled_to_the_slowest():
 
 def test_plotly_figure_and_widget_bundle():
     from aiperf_magic.render.frontend import WIDGET_MIME, can_render_widgets
-    from aiperf_magic.render.widget_auto import auto_bundle, bar_figure
+    from aiperf_magic.render.panel.auto_table import auto_bundle, bar_figure
 
     fig = bar_figure(table())
     wall, cpu = fig.data

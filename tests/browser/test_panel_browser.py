@@ -21,7 +21,7 @@ NB = "window.jupyterapp.shell.currentWidget"
 XSS_FLAG = "__aiperf_xss"
 
 PROBE = """# aiperf panel probe
-from aiperf_magic.render.widget import build_panel
+from aiperf_magic.render.panel.view import build_panel
 from aiperf_magic.report import (ColumnProfile, Comparison, ErrorInfo, Finding, Fix, FrameProfile, Hotspot,
                                  Report, Samples)
 _parent = get_ipython().kernel.get_parent()
@@ -167,7 +167,7 @@ def test_notebook7_probe_smoke(page: Any, notebook7: Any) -> None:
 
 def test_lab_without_the_extension_falls_back_to_copy(page: Any, lab: Any) -> None:
     # A comm target nobody registered is what a front end without the extension sees.
-    missing = "import aiperf_magic.bridge as _bridge\n_bridge.COMM_TARGET = 'aiperf_magic_absent'\n"
+    missing = "import aiperf_magic.apply.bridge as _bridge\n_bridge.COMM_TARGET = 'aiperf_magic_absent'\n"
     write_notebook(lab, "fallback.ipynb", PROBE.replace("\n", "\n" + missing, 1))
     open_notebook(page, lab, "fallback.ipynb")
     run_all(page)

@@ -4,10 +4,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from aiperf_magic.probes import procfs
-from aiperf_magic.probes.gpu import GpuProbe
-from aiperf_magic.probes.host import HostProbe
-from aiperf_magic.sampling import Sampler, live_threads
+from aiperf_magic.measure.probes import procfs
+from aiperf_magic.measure.probes.gpu import GpuProbe
+from aiperf_magic.measure.probes.host import HostProbe
+from aiperf_magic.measure.sampler import Sampler, live_threads
 
 
 class FakeClock:
@@ -271,7 +271,7 @@ def test_sampler_threads_are_daemons_named_for_the_leak_guard():
 def test_procfs_counters_agree_with_psutil():
     import psutil
 
-    from aiperf_magic.probes.procfs import ProcfsCounters
+    from aiperf_magic.measure.probes.procfs import ProcfsCounters
 
     counters = ProcfsCounters()
     try:

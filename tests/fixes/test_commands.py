@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aiperf_magic.commands import CommandContext, SessionState
-from aiperf_magic.fixes.commands import CellFix, Message, fix_command, try_command
+from aiperf_magic.ipython.commands.fixes import CellFix, Message, fix_command, try_command
+from aiperf_magic.ipython.subcommands import CommandContext, SessionState
 from aiperf_magic.report import Comparison, Finding, Report
 
 CELL = "for i, row in frame.iterrows():\n    frame.loc[i, 'b'] = row['a'] * 2\n"

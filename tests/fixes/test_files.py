@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from aiperf_magic.fixes.files import fix_file
+from aiperf_magic.lint.fix_files import fix_file
 from aiperf_magic.report import Finding
 
 

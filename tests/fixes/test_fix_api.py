@@ -75,8 +75,8 @@ def test_unknown_code_has_no_fix() -> None:
 
 
 needs_analysis = pytest.mark.skipif(
-    importlib.util.find_spec("aiperf_magic.analysis") is None,
-    reason="the detectors (aiperf_magic.analysis) are not merged yet",
+    importlib.util.find_spec("aiperf_magic.rules") is None,
+    reason="the detectors (aiperf_magic.rules) are not merged yet",
 )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from .conftest import NOTEBOOK_DIR, ROOT, notebook_paths
+from tests.notebooks.conftest import NOTEBOOK_DIR, ROOT, notebook_paths
 
 TUTORIALS = [
     "00_quickstart",

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from aiperf_magic import frames_columns
-from aiperf_magic.frames import FramesStage, frame_finding, profile_frame, snapshot
-from aiperf_magic.frames_columns import smallest_int
+from aiperf_magic.measure import frame_columns as frames_columns
+from aiperf_magic.measure.frame_columns import smallest_int
+from aiperf_magic.measure.frames import FramesStage, frame_finding, profile_frame, snapshot
 from aiperf_magic.report import Report
 
 N = 20_000

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.probes.threads import ThreadProbe, default_reader, run_delays
+from aiperf_magic.measure.probes.threads import ThreadProbe, default_reader, run_delays
 
 
 class FakeThreads:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.probes.torch_profile import TorchProfileStage, input_bound_level
+from aiperf_magic.measure.torch_profile import TorchProfileStage, input_bound_level
 from aiperf_magic.report import Report
 
 SETUP = """\

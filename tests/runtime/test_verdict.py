@@ -3,9 +3,8 @@ from __future__ import annotations
 import pytest
 
 from aiperf_magic.report import Finding, Report
-from aiperf_magic.verdict import Thresholds, VerdictStage, compute_verdict, diagnose
-
-from .timelines import GIB, timeline
+from aiperf_magic.verdicts.stage import Thresholds, VerdictStage, compute_verdict, diagnose
+from tests.runtime.timelines import GIB, timeline
 
 RAM = 16 * GIB
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from aiperf_magic.report import Report
-from aiperf_magic.verdict import diagnose
+from aiperf_magic.verdicts.stage import diagnose
 
 Measure = Callable[..., Report]
 

@@ -1,0 +1,1 @@
+"""One-click apply: the kernel side of the comm protocol the notebook extension answers."""

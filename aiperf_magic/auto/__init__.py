@@ -1,0 +1,1 @@
+"""Auto mode: light measurement of every cell, the static scan, and the session's ranked history."""

@@ -1,0 +1,1 @@
+"""The %aiperf subcommands, one module per group; the table that names them is ..subcommands."""

@@ -1,0 +1,119 @@
+"""Lint output: text for people, JSON for scripts, SARIF 2.1.0 for code-scanning tools."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..rules.registry import all_rules
+from .files import Located
+
+JSON_KEYS = ("path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable")
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def as_dict(item: Located) -> dict[str, Any]:
+    f = item.finding
+    return {
+        "path": item.path,
+        "cell": item.cell,
+        "line": f.line,
+        "col": f.col,
+        "end_line": f.end_line,
+        "end_col": f.end_col,
+        "code": f.code,
+        "name": f.name,
+        "message": f.message,
+        "fixable": f.fixable,
+    }
+
+
+def render_json(items: list[Located]) -> str:
+    return json.dumps([as_dict(i) for i in items], indent=2)
+
+
+def render_text(items: list[Located]) -> str:
+    lines = []
+    for item in items:
+        f = item.finding
+        where = f"{item.path}:cell {item.cell}" if item.cell is not None else item.path
+        mark = " [*]" if f.fixable else ""
+        lines.append(f"{where}:{f.line}:{f.col}: {f.code}{mark} {f.message}")
+    if items:
+        fixable = sum(i.finding.fixable for i in items)
+        noun = "finding" if len(items) == 1 else "findings"
+        lines.append(
+            f"Found {len(items)} {noun} ({fixable} with a proposed fix: `%aiperf fix` or `aiperf lint --fix`)."
+        )
+        lines.append("Explain a code with `aiperf explain CODE` (or `%aiperf explain CODE` in a notebook).")
+    else:
+        lines.append("All checks passed!")
+    return "\n".join(lines)
+
+
+def render_sarif(items: list[Located]) -> str:
+    rules = list(all_rules().values())
+    index = {r.code: i for i, r in enumerate(rules)}
+    driver = {
+        "name": "aiperf",
+        "version": __version__,
+        "informationUri": "https://pypi.org/project/aiperf-magic/",
+        "rules": [
+            {
+                "id": r.code,
+                "name": r.name,
+                "shortDescription": {"text": r.message},
+                "fullDescription": {"text": r.summary},
+                "help": {"text": r.doc, "markdown": r.doc},
+                "defaultConfiguration": {"level": "warning"},
+                "properties": {"fixable": r.fixable, "runtime_only": r.runtime},
+            }
+            for r in rules
+        ],
+    }
+    results = []
+    for item in items:
+        f = item.finding
+        region = {
+            "startLine": f.line or 1,
+            "startColumn": f.col or 1,
+            "endLine": f.end_line or f.line or 1,
+            "endColumn": f.end_col or f.col or 1,
+        }
+        message = f.message if item.cell is None else f"cell {item.cell}, line {f.line}: {f.message}"
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "level": "warning" if f.code != "AIP000" else "error",
+            "message": {"text": message},
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": _uri(item.path)},
+                        "region": region,
+                    }
+                }
+            ],
+        }
+        if f.code in index:
+            result["ruleIndex"] = index[f.code]
+        if item.cell is not None:
+            # Lines are within the notebook cell: SARIF has no notion of cells, so the cell rides along.
+            result["properties"] = {"cell": item.cell}
+        results.append(result)
+    sarif = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{"tool": {"driver": driver}, "results": results}],
+    }
+    return json.dumps(sarif, indent=2)
+
+
+def _uri(path: str) -> str:
+    """SARIF wants URIs: relative paths stay relative (to the repository), absolute ones get file://."""
+    p = Path(path)
+    return p.as_uri() if p.is_absolute() else p.as_posix()
+
+
+RENDERERS = {"text": render_text, "json": render_json, "sarif": render_sarif}

@@ -1,0 +1,1 @@
+"""Measuring one cell: clocks, the sampler and its probes, hot lines, and the stages that run around it."""

@@ -1,0 +1,197 @@
+"""One measured cell: start the clocks and the sampler, stop them, assemble the Report.
+
+The cell's code itself is run by the caller (IPython, through its normal cell execution), between
+``start()`` and ``finish()``; this module never imports IPython.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import CodeType, TracebackType
+from typing import Any
+
+from ..report import ErrorInfo, Report
+from .hotspots import LineSampler
+from .probes.base import Probe
+from .probes.cuda import CudaClock
+from .sampler import Sampler
+from .stages import Stage, default_stages
+
+
+@dataclass
+class RunOptions:
+    """What ``%%aiperf`` was asked to do (mirrors the magic's options)."""
+
+    interval: float = 20.0  # milliseconds
+    hotspots: bool = True
+    gpu: bool = True
+    torch_profile: bool = False
+    text: bool = False
+
+
+class CellRun:
+    def __init__(self, source: str, *, user_ns: dict[str, Any] | None = None,
+                 options: RunOptions | None = None, cell_id: str | None = None,
+                 execution_count: int | None = None, root_code: CodeType | None = None,
+                 line_offset: int = 1, thread_id: int | None = None,
+                 probes: list[Probe] | None = None, stages: list[Stage] | None = None,
+                 clock: Callable[[], float] = time.perf_counter,
+                 cpu_clock: Callable[[], float] = time.process_time,
+                 cuda: CudaClock | None = None) -> None:
+        self.source = source
+        self.user_ns = user_ns if user_ns is not None else {}
+        self.options = options or RunOptions()
+        self.cell_id = cell_id
+        self.execution_count = execution_count
+        self.magic_line = "%%aiperf"
+        self._line_offset = line_offset
+        self._root_code = root_code
+        self.notes: list[str] = []
+        self.state: dict[str, Any] = {}  # scratch space for stages (snapshots taken in before())
+        self._clock = clock
+        self._cpu_clock = cpu_clock
+        self._cuda = cuda if cuda is not None else CudaClock()
+        self._stages = stages if stages is not None else default_stages()
+        lines = None
+        if self.options.hotspots:
+            lines = LineSampler(thread_id if thread_id is not None else threading.get_ident(), root_code,
+                                line_offset=line_offset)
+        self.sampler = Sampler(probes if probes is not None else default_probes(self.options),
+                               interval_s=self.options.interval / 1000.0, clock=clock, lines=lines)
+        self._t0 = self._c0 = 0.0
+        self._started_at = 0.0
+        self._rss0: int | None = None
+        self._peak_reset = False
+        self.finished = False
+
+    def start(self) -> None:
+        for stage in self._stages:
+            try:
+                stage.before(self)
+            except Exception as exc:
+                self.notes.append(f"{getattr(stage, 'name', type(stage).__name__)}: {type(exc).__name__}: {exc}")
+        self._rss0 = _rss_bytes()
+        self._peak_reset = _reset_peak_rss()
+        if self.options.gpu:
+            self._cuda.start()
+        self.sampler.start()
+        self._started_at = time.time()
+        self._c0 = self._cpu_clock()
+        self._t0 = self._clock()
+
+    def cancel(self) -> None:
+        """Stop sampling without a report (the extension is being unloaded mid-run)."""
+        if not self.finished:
+            self.finished = True
+            self.sampler.stop()
+
+    def finish(self, error: BaseException | None = None) -> Report:
+        synced = self._cuda.synchronize() if self.options.gpu else False
+        t1, c1 = self._clock(), self._cpu_clock()
+        self.finished = True
+        samples = self.sampler.stop()
+        wall = t1 - self._t0
+        report = Report(
+            source=self.source, cell_id=self.cell_id, execution_count=self.execution_count,
+            started_at=self._started_at, wall_s=wall, cpu_s=max(0.0, c1 - self._c0),
+            gpu_synced=synced, gpu_s=wall if synced else None,
+            interval_ms=self.options.interval, samples=samples, magic_line=self.magic_line,
+        )
+        rss1 = _rss_bytes()
+        if rss1 is not None and self._rss0 is not None:
+            report.rss_delta_bytes = rss1 - self._rss0
+        report.peak_rss_bytes = self._peak_rss(samples.rss_bytes, rss1)
+        if self.options.gpu:
+            report.cuda_peak_bytes = self._cuda.peak_bytes()
+        lines = self.sampler.lines
+        if lines is not None:
+            report.hotspots = lines.hotspots(wall, self.source.splitlines())
+        for probe in self.sampler.probes:
+            report.gpus.extend(getattr(probe, "info", []))
+        if error is not None:
+            cell_file = lines.filename if lines else None
+            report.error = _error_info(error, cell_file, self._root_code, self._line_offset)
+        report.notes.extend(self.notes)
+        report.notes.extend(self.sampler.notes)
+        report.notes.extend(self._cuda.notes)
+        for stage in self._stages:
+            try:
+                stage.after(self, report)
+            except Exception as exc:
+                report.notes.append(f"{getattr(stage, 'name', type(stage).__name__)} failed: "
+                                    f"{type(exc).__name__}: {exc}")
+        return report
+
+    def _peak_rss(self, sampled: list[int | None], final: int | None) -> int | None:
+        values = [v for v in sampled if v is not None]
+        if final is not None:
+            values.append(final)
+        if self._peak_reset:
+            hwm = _read_status_kib("VmHWM")
+            if hwm is not None:
+                values.append(hwm)
+        return max(values) if values else None
+
+
+def default_probes(options: RunOptions) -> list[Probe]:
+    from .probes.host import HostProbe
+    from .probes.threads import ThreadProbe
+
+    probes: list[Probe] = [HostProbe(), ThreadProbe()]
+    if options.gpu:
+        from .probes.gpu import GpuProbe
+
+        probes.append(GpuProbe())
+    return probes
+
+
+def _rss_bytes() -> int | None:
+    try:
+        import psutil
+
+        return int(psutil.Process().memory_info().rss)
+    except Exception:
+        return None
+
+
+def _reset_peak_rss() -> bool:
+    """Linux keeps the process's peak RSS (VmHWM); writing 5 to clear_refs restarts it for this cell."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _read_status_kib(key: str) -> int | None:
+    try:
+        with open(f"/proc/{os.getpid()}/status") as fh:
+            for line in fh:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _error_info(error: BaseException, cell_file: str | None, root_code: CodeType | None,
+                line_offset: int) -> ErrorInfo:
+    """Type, message and the innermost cell line the exception passed through."""
+    line = None
+    parent: CodeType | None = None
+    tb: TracebackType | None = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if cell_file is None and parent is root_code and code.co_name == "<module>":
+            cell_file = code.co_filename  # the cell ran too briefly to be sampled: learn its file here
+        if cell_file is not None and code.co_filename == cell_file:
+            line = tb.tb_lineno - line_offset
+        parent = code
+        tb = tb.tb_next
+    return ErrorInfo(type=type(error).__name__, message=str(error), line=line if line and line > 0 else None)
+

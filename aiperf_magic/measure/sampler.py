@@ -1,0 +1,140 @@
+"""The sampler: one background thread that reads every probe once per tick.
+
+Memory stays bounded however long the cell runs: when ``capacity`` rows are kept, every other row is
+dropped and from then on only every 2nd (4th, 8th...) tick is kept. Hotspot counts are aggregated per
+line on every tick, so they lose nothing to downsampling. Time is injected (``clock``) so tests can
+drive ``tick()`` by hand without a thread.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..report import GpuSeries, Samples
+from .hotspots import LineSampler
+from .probes.base import Probe
+
+THREAD_PREFIX = "aiperf-"
+
+_SCALAR_COLUMNS = (
+    "cpu_percent", "cpu_per_core", "rss_bytes", "mem_available_bytes", "swap_used_bytes",
+    "read_bytes", "write_bytes", "busy_threads",
+)
+_GPU_COLUMNS = (
+    "util_percent", "mem_used_bytes", "mem_total_bytes", "pcie_rx_bytes_s", "pcie_tx_bytes_s",
+    "process_mem_bytes", "power_w",
+)
+
+
+class Sampler:
+    def __init__(self, probes: list[Probe], *, interval_s: float = 0.02,
+                 clock: Callable[[], float] = time.perf_counter, capacity: int = 3000,
+                 lines: LineSampler | None = None) -> None:
+        if interval_s <= 0:
+            raise ValueError("interval must be positive")
+        self.probes = probes
+        self.interval_s = interval_s
+        self.clock = clock
+        self.capacity = max(2, capacity)
+        self.lines = lines
+        self.notes: list[str] = []
+        self._rows: list[dict[str, Any]] = []
+        self._stride = 1
+        self._ticks = 0
+        self._t0 = 0.0
+        self._last_tick = 0.0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def start(self, *, thread: bool = True) -> None:
+        for probe in self.probes:
+            try:
+                probe.start()
+            except Exception as exc:  # a probe that cannot start is skipped, never fatal
+                self.notes.append(f"{type(probe).__name__} off: {type(exc).__name__}: {exc}")
+        self._t0 = self._last_tick = self.clock()
+        if thread:
+            self._thread = threading.Thread(target=self._loop, name=THREAD_PREFIX + "sampler", daemon=True)
+            self._thread.start()
+
+    def stop(self) -> Samples:
+        """Stop the thread, take one last reading and return the columns."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+        if self._ticks == 0 or self.clock() - self._last_tick > self.interval_s / 2:
+            self.tick()  # a short cell still gets one reading of its end state
+        for probe in self.probes:
+            try:
+                probe.stop()
+            except Exception:
+                pass
+            self.notes.extend(n for n in getattr(probe, "notes", []) if n not in self.notes)
+        return self.samples()
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _loop(self) -> None:
+        deadline = self.clock() + self.interval_s
+        while not self._stop.wait(max(0.0, deadline - self.clock())):
+            self.tick()
+            deadline += self.interval_s
+            now = self.clock()
+            if deadline < now:  # we fell behind (GIL held by C code): skip, don't burst
+                deadline = now + self.interval_s
+
+    # -- one reading -------------------------------------------------------------------------------
+    def tick(self) -> None:
+        now = self.clock()
+        dt, self._last_tick = now - self._last_tick, now
+        if self.lines is not None:
+            try:
+                self.lines.sample(dt, self.interval_s)
+            except Exception as exc:
+                self.lines = None
+                self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
+        keep = self._ticks % self._stride == 0
+        self._ticks += 1
+        if not keep:
+            return
+        row: dict[str, Any] = {"t": now - self._t0}
+        for probe in self.probes:
+            try:
+                probe.sample(row)
+            except Exception as exc:  # probes guard themselves; this is the last line of defence
+                self.notes.append(f"{type(probe).__name__} failed: {type(exc).__name__}: {exc}")
+        self._rows.append(row)
+        if len(self._rows) >= self.capacity:
+            self._rows = self._rows[::2]
+            self._stride *= 2
+
+    def samples(self) -> Samples:
+        rows = list(self._rows)
+        out = Samples(interval_s=self.interval_s, downsampled=self._stride)
+        out.t = [r["t"] for r in rows]
+        for name in _SCALAR_COLUMNS:
+            setattr(out, name, [r.get(name) for r in rows])
+        n_gpus = max((len(r.get("gpus") or ()) for r in rows), default=0)
+        for index in range(n_gpus):
+            series = GpuSeries(index=index)
+            for name in _GPU_COLUMNS:
+                setattr(series, name, [_gpu_value(r, index, name) for r in rows])
+            out.gpus.append(series)
+        return out
+
+
+def _gpu_value(row: dict[str, Any], index: int, name: str) -> Any:
+    gpus = row.get("gpus") or ()
+    return gpus[index].get(name) if index < len(gpus) else None
+
+
+def live_threads() -> list[threading.Thread]:
+    """aiperf's own threads still running (tests assert none is left behind)."""
+    return [t for t in threading.enumerate() if t.name.startswith(THREAD_PREFIX) and t.is_alive()]

@@ -1,0 +1,1 @@
+"""The interactive panel (ipywidgets) for JupyterLab 4 / Notebook 7."""

@@ -1,0 +1,112 @@
+"""Small questions about expressions that several rules ask."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ..cell.tree import walk
+from .names import dotted
+
+_ARITH = (
+    cst.Add,
+    cst.Subtract,
+    cst.Multiply,
+    cst.Divide,
+    cst.FloorDivide,
+    cst.Modulo,
+    cst.Power,
+    cst.MatrixMultiply,
+    cst.LeftShift,
+    cst.RightShift,
+)
+# Element-wise maths functions with a NumPy ufunc twin.
+MATH_FUNCS = frozenset(
+    [
+        "sqrt",
+        "exp",
+        "log",
+        "log2",
+        "log10",
+        "sin",
+        "cos",
+        "tan",
+        "tanh",
+        "fabs",
+        "floor",
+        "ceil",
+        "pow",
+        "abs",
+        "round",
+        "hypot",
+        "atan2",
+        "sigmoid",
+    ]
+)
+
+
+def names_used(node: cst.CSTNode) -> set[str]:
+    return {n.value for n in walk(node) if isinstance(n, cst.Name)}
+
+
+def is_arithmetic(node: cst.CSTNode) -> bool:
+    """True when ``node``'s value is a number computed right here: ``x * 2``, ``-x``,
+    ``math.sqrt(x)``, ``a[i] + b[i]``, ``x if x > 0 else -x``.
+
+    Arithmetic buried in a call's arguments (``make(i * n)``) or an index (``parts[i + 1]``) is
+    bookkeeping around other work, not element-wise number crunching: it does not count.
+    """
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, _ARITH) and not _is_string_format(node)
+    if isinstance(node, cst.UnaryOperation):
+        return isinstance(node.operator, cst.Minus) and not isinstance(node.expression, (cst.Integer, cst.Float))
+    if isinstance(node, cst.IfExp):
+        return is_arithmetic(node.body) or is_arithmetic(node.orelse)
+    if isinstance(node, cst.Call):
+        name = dotted_name(node.func) or ""
+        return name.rsplit(".", 1)[-1] in MATH_FUNCS
+    return False
+
+
+def _is_string_format(node: cst.BinaryOperation) -> bool:
+    """``"%d" % x`` and ``"a" + s`` are string work, not arithmetic."""
+    return isinstance(node.left, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+
+def dotted_name(node: cst.CSTNode) -> str | None:
+    """``a.b.c`` -> "a.b.c"; None for anything that is not a plain dotted name."""
+    parts = dotted(node) if isinstance(node, cst.BaseExpression) else None
+    return ".".join(parts) if parts is not None else None
+
+
+def same_ref(a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """Both are the same plain reference (``x``, ``self.buf``)."""
+    da, db = dotted_name(a), dotted_name(b)
+    return da is not None and da == db
+
+
+def int_value(node: cst.CSTNode | None) -> int | None:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.evaluated_value)
+        except ValueError:
+            return None
+    return None
+
+
+def is_true(node: cst.CSTNode | None) -> bool:
+    return isinstance(node, cst.Name) and node.value == "True"
+
+
+def looks_like_device(node: cst.BaseExpression) -> bool:
+    """An argument of ``.to(...)`` that names an accelerator rather than a dtype or the CPU."""
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return isinstance(text, str) and text.startswith(("cuda", "mps", "xpu"))
+    if isinstance(node, cst.Call):
+        name = dotted_name(node.func) or ""
+        return name.endswith("device") and bool(node.args) and looks_like_device(node.args[0].value)
+    name = (dotted_name(node) or "").lower()
+    if not name or "dtype" in name or name.startswith(("torch.float", "torch.int", "torch.bfloat", "torch.half")):
+        return False
+    leaf = name.rsplit(".", 1)[-1]
+    return "dev" in leaf or "cuda" in leaf or "gpu" in leaf or leaf in ("rank", "local_rank")

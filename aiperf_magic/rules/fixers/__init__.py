@@ -1,0 +1,1 @@
+"""Temporary home of the fixers while they move beside their detectors."""

@@ -1,0 +1,1 @@
+"""The bottleneck verdicts (AIP9xx): statistics over a run's samples, the checks, and their stage."""

@@ -1,0 +1,154 @@
+"""The bottleneck verdict (AIP9xx): one sentence, with the numbers behind it.
+
+``compute_verdict(report)`` reads the sampled timeline of one cell and names its slowest part, the
+way the seed's bottleneck table does by eye (CPU full while the GPU idles; swapping; data loading
+slower than compute), and links the static findings that explain it. Rules are tried in priority
+order; the first that holds is the verdict, the others that also hold are kept as extra findings.
+Every threshold is a field of ``Thresholds`` and is documented in ``docs/runtime.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..report import Finding, Report, Verdict
+from .checks import (
+    DEFAULT,
+    Thresholds,
+    cpu_bound,
+    gil_bound,
+    gpu_bound,
+    gpu_memory,
+    gpu_starved,
+    host_memory,
+    waiting,
+)
+from .stats import summarise
+
+if TYPE_CHECKING:
+    from ..measure.run import CellRun
+
+# verdict code -> static finding codes (AIP1xx-5xx, and AIP303 from the frame profiler) that explain it
+RELATED: dict[str, tuple[str, ...]] = {
+    "AIP901": ("AIP101", "AIP102", "AIP103", "AIP104", "AIP501", "AIP505"),
+    "AIP902": ("AIP401", "AIP201", "AIP301", "AIP302"),
+    "AIP903": ("AIP402", "AIP104", "AIP304"),
+    "AIP904": ("AIP303", "AIP103", "AIP104", "AIP203", "AIP304"),
+    "AIP905": ("AIP502", "AIP504"),
+    "AIP906": ("AIP504", "AIP506", "AIP502"),
+    "AIP907": ("AIP201", "AIP202", "AIP203", "AIP301", "AIP302"),
+    "AIP908": ("AIP203", "AIP303"),
+}
+
+SLUGS = {
+    "AIP901": "gpu-starved",
+    "AIP902": "gil-bound",
+    "AIP903": "waiting",
+    "AIP904": "host-memory-pressure",
+    "AIP905": "gpu-memory-pressure",
+    "AIP906": "gpu-bound",
+    "AIP907": "cpu-bound-one-core",
+    "AIP908": "cpu-bound-many-cores",
+}
+
+
+@dataclass
+class Diagnosis:
+    verdicts: list[Verdict] = field(default_factory=list)  # primary first
+    note: str | None = None  # why there is no verdict, when there is none
+
+
+def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: float | None = None) -> Diagnosis:
+    """All verdicts that hold for the report, primary first; or a note saying why there is none.
+
+    ``mem_total_bytes`` is the machine's RAM (read with psutil when not given).
+    """
+    th = thresholds
+    n = len(report.samples)
+    if n < 2 or (n < th.min_samples and report.wall_s < th.min_wall_s):
+        return Diagnosis(
+            note=f"No bottleneck verdict: the cell ran {report.wall_s:.3f} s, "
+            f"{n} samples (a verdict needs {th.min_samples}, or {th.min_wall_s:g} s)."
+        )
+    if mem_total_bytes is None:
+        mem_total_bytes = _ram_total()
+    st = summarise(report, th.gpu_busy_util)
+    codes = {f.code for f in report.findings}
+    rules: list[Callable[[], Verdict | None]] = [
+        lambda: host_memory(st, th, mem_total_bytes),
+        lambda: gpu_starved(st, th),
+        lambda: gpu_bound(st, th, codes),
+        lambda: gpu_memory(st, th),
+        lambda: gil_bound(st, th),
+        lambda: waiting(st, th),
+    ]
+    verdicts = [v for v in (rule() for rule in rules) if v is not None]
+    if not verdicts:
+        cpu = cpu_bound(st, th)  # informational: only when nothing above explains the time
+        verdicts = [cpu] if cpu else []
+    for v in verdicts:
+        v.evidence.setdefault("samples", float(st.samples))
+        v.related = [c for c in RELATED.get(v.code, ()) if c in codes]
+        if v.related:
+            v.sentence += f" See {', '.join(v.related)}."
+    if not verdicts:
+        return Diagnosis(
+            note=f"No single bottleneck: the CPU worked {100 * st.cores_used:.0f} % of the wall time"
+            + (", no GPU was busy" if st.gpu is not None else "")
+            + " and memory was not under pressure."
+        )
+    return Diagnosis(verdicts)
+
+
+def compute_verdict(
+    report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: float | None = None
+) -> Verdict | None:
+    """The primary bottleneck of one cell, or None when the run was too short or nothing stands out."""
+    verdicts = diagnose(report, thresholds, mem_total_bytes).verdicts
+    return verdicts[0] if verdicts else None
+
+
+def _cpu_wait(run: CellRun | None) -> float | None:
+    """Run-queue wait measured by the ThreadProbe over the cell, when it ran."""
+    sampler = getattr(run, "sampler", None)
+    for probe in getattr(sampler, "probes", ()):
+        wait = getattr(probe, "cpu_wait_s", None)
+        if wait is not None:
+            return float(wait)
+    return None
+
+
+def _ram_total() -> float | None:
+    try:
+        import psutil
+    except ImportError:
+        return None
+    return float(psutil.virtual_memory().total)
+
+
+class VerdictStage:
+    """Runs last: sets ``report.verdict`` and adds each verdict that holds as an info finding."""
+
+    name = "verdict"
+
+    def __init__(self, thresholds: Thresholds = DEFAULT) -> None:
+        self.thresholds = thresholds
+
+    def before(self, run: CellRun) -> None:
+        return None
+
+    def after(self, run: CellRun, report: Report) -> None:
+        if report.cpu_wait_s is None:
+            report.cpu_wait_s = _cpu_wait(run)
+        result = diagnose(report, self.thresholds)
+        if result.note:
+            report.notes.append(result.note)
+        if not result.verdicts:
+            return
+        report.verdict = result.verdicts[0]
+        for v in result.verdicts:
+            report.findings.append(
+                Finding(code=v.code, message=v.sentence, name=SLUGS.get(v.code, ""), severity="info")
+            )
