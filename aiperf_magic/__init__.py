@@ -17,7 +17,7 @@ _LAZY = {
     "Fix": ("aiperf_magic.report", "Fix"),
     "Comparison": ("aiperf_magic.report", "Comparison"),
     "analyze": ("aiperf_magic.rules", "analyze"),
-    "fix": ("aiperf_magic.fixes", "fix"),
+    "fix": ("aiperf_magic.rules.fixing", "fix"),
     "verify": ("aiperf_magic.verification", "verify"),
 }
 

@@ -22,8 +22,8 @@ import pandas as pd
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from aiperf_magic import verify
-from aiperf_magic.fixes import propose
 from aiperf_magic.report import Finding
+from aiperf_magic.rules import propose
 
 GOALS = {"AIP301": 50.0, "AIP201": 5.0, "AIP203": 10.0, "AIP302": 20.0, "AIP202": 10.0}
 ROWS = 100_000

@@ -1,37 +1,92 @@
-"""Turn a cell written in IPython syntax (``!cmd``, ``%magic``, ``x?``) into plain Python.
+"""A cell written in IPython syntax, as plain Python: the only place that translates it.
 
-IPython's own pure-text transformer does the work (the shell is never created); it is imported
-only when a cell actually contains IPython syntax, so linting plain ``.py`` files never loads
-IPython. Line numbers are kept: the result maps each Python line back to the user's line.
+Two translations, for two needs:
+
+* :func:`to_python` gives text a parser can read, line for line: ``!cmd``, ``%magic``, ``x = !cmd``
+  and ``x?`` lines become marker names (same line count, so every finding keeps the user's line),
+  ``%time stmt`` keeps its statement in place (``if 1: stmt``, same width, so columns hold too), a
+  leading cell magic (``%%time``) is set aside, and a cell whose first line is indented is dedented
+  as IPython does. :meth:`PythonSource.restore` turns rewritten Python back into the user's syntax.
+* :func:`runnable` gives code to execute (``!cmd`` becomes ``get_ipython().system(...)``), through
+  IPython's own transformer, imported only when the cell holds IPython syntax.
 """
 
 from __future__ import annotations
 
-import difflib
+import io
 import re
-from dataclasses import dataclass
+import tokenize
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-# Cell magics whose body is Python that runs as-is (the body is what gets linted).
+# Cell magics whose body is Python that runs as-is (the body is what gets linted and fixed).
 PYTHON_CELL_MAGICS = frozenset({"aiperf", "time", "timeit", "capture", "prun"})
+MARKER = "__aiperf_ipython_line_{}__"
 
-# A line that IPython would rewrite: starts with ! % or ends with ? (help), or ``x = !cmd``/``= %magic``.
-_IPY_LINE = re.compile(r"^\s*[!%]|\?\s*$|=\s*[!%]", re.M)
+# ``!cmd`` / ``%magic`` / ``x = !cmd`` / ``a, b = %magic``: the command part is what gets masked.
+_COMMAND = re.compile(r"^(?P<indent>[ \t]*)(?P<lhs>[A-Za-z_][\w, ]*=\s*)?(?P<cmd>[%!].*)$")
+# ``x?``, ``obj.attr??``, ``?x``: IPython's help syntax on a name.
+_HELP = re.compile(r"^[ \t]*(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})[ \t]*$")
+# ``%time stmt`` / ``%timeit stmt`` (no options): the statement is the user's code, worth reading.
+_TIMED = re.compile(
+    r"^(?P<indent>[ \t]*)(?P<head>%(?:time|timeit) +)"
+    r"(?!-)(?!(?:for|while|if|elif|else|with|def|class|try|except|finally|async|match|case)\b)(?P<stmt>\S.*)$"
+)
+
+
+@dataclass(frozen=True)
+class Masked:
+    """One line that was not Python: its index in the body, and what stands in for what."""
+
+    index: int
+    python: str  # the stand-in in the Python text (a marker name, or ``if 1: `` for %time)
+    user: str  # what the user wrote in its place
+    keeps_columns: bool  # True when the stand-in has the same width (``%time`` lines)
 
 
 @dataclass(frozen=True)
 class PythonSource:
-    text: str  # plain Python
-    lines: tuple[int, ...]  # python line index (0-based) -> user's line number (1-based)
-    exact: frozenset[int]  # python line indexes whose text is the user's text, byte for byte
-    offset: int = 0  # lines dropped before the text (a ``%%aiperf`` header)
+    """The cell's body as Python, and how to get from it back to what the user wrote."""
+
+    text: str  # plain Python with the same number of lines as the body
+    header: str = ""  # text before the body: blank lines and a cell-magic line (``%%time``)
+    offset: int = 0  # number of lines in ``header``
+    indent: str = ""  # indentation removed from every line (a cell whose first line is indented)
+    masked: tuple[Masked, ...] = field(default_factory=tuple)
+    magic: str | None = None  # the leading cell magic's name, if any
+
+    @property
+    def is_python(self) -> bool:
+        """False for cells in another language (``%%bash``, ``%%html``...)."""
+        return self.magic is None or self.magic in PYTHON_CELL_MAGICS
 
     def position(self, line: int, col: int) -> tuple[int, int]:
-        """Map a 1-based line and 0-based column of the Python text to the user's 1-based pair."""
-        idx = min(max(line - 1, 0), len(self.lines) - 1) if self.lines else 0
-        user_line = (self.lines[idx] if self.lines else line) + self.offset
-        return user_line, (col + 1 if idx in self.exact else 1)
+        """1-based line and 0-based column of the Python text -> the user's 1-based pair."""
+        index = line - 1
+        exact = not any(m.index == index and not m.keeps_columns for m in self.masked)
+        return line + self.offset, (col + 1 + len(self.indent) if exact else 1)
+
+    def restore(self, text: str) -> str | None:
+        """Rewritten Python back in the user's syntax; None when a rewrite changed a non-Python line."""
+        lines = text.split("\n")
+        used: set[int] = set()
+        for m in self.masked:
+            if m.keeps_columns:  # ``if 1: stmt`` must still be there, word for word
+                at = next((i for i, line in enumerate(lines) if i not in used and line.lstrip() == m.python), None)
+            else:
+                at = next((i for i, line in enumerate(lines) if m.python in line), None)
+            if at is None:
+                return None
+            used.add(at)
+            line = lines[at]
+            if m.keeps_columns:
+                lines[at] = line[: len(line) - len(line.lstrip())] + m.user
+            else:
+                lines[at] = line.replace(m.python, m.user, 1)
+        if self.indent:
+            lines = [self.indent + line if line.strip() else line for line in lines]
+        return self.header + "\n".join(lines)
 
 
 def cell_magic(source: str) -> tuple[str, str] | None:
@@ -40,35 +95,108 @@ def cell_magic(source: str) -> tuple[str, str] | None:
     if not stripped.startswith("%%"):
         return None
     first, _, body = stripped.partition("\n")
-    return first[2:].split(None, 1)[0] if first[2:].strip() else "", body
+    return (first[2:].split(None, 1)[0] if first[2:].strip() else ""), body
 
 
-# ``%time stmt`` / ``%timeit stmt``: the statement is the user's code, worth checking. Rewritten to
-# ``if 1: stmt`` padded to the magic's width, so every column stays where the user typed it.
-_TIMED_LINE = re.compile(
-    r"^(?P<indent>[ \t]*)%(?P<name>time|timeit)(?P<gap> +)"
-    r"(?!-)(?!(?:for|while|if|elif|else|with|def|class|try|except|finally|async|match|case)\b)(?P<stmt>\S.*)$",
-    re.M,
-)
-
-
-def _timed_as_python(match: re.Match[str]) -> str:
-    head = "if 1:".ljust(len(match["name"]) + 1)
-    return f"{match['indent']}{head}{match['gap']}{match['stmt']}"
+def split_magic_cell(raw: str, magic: str = "%%aiperf") -> tuple[str, str] | None:
+    """(option line, body) when ``raw`` is a ``%%aiperf`` cell, else None (``%%aiperf?`` asks for help)."""
+    text = raw.lstrip("\n")
+    first, _, body = text.partition("\n")
+    if not first.startswith(magic) or first[len(magic) : len(magic) + 1] not in ("", " ", "\t"):
+        return None
+    options = first[len(magic) :].strip()
+    if options.endswith("?"):
+        return None
+    return options, body
 
 
 def to_python(source: str) -> PythonSource:
-    """The cell as plain Python; a cell with no IPython syntax comes back unchanged."""
-    n = source.count("\n") + 1
-    if "%time" in source:
-        source = _TIMED_LINE.sub(_timed_as_python, source)
-    if not _IPY_LINE.search(source):
-        return PythonSource(source, tuple(range(1, n + 1)), frozenset(range(n)))
+    """The cell as parseable Python, line for line; a plain-Python cell comes back unchanged."""
+    header, magic = "", None
+    found = cell_magic(source)
+    if found is not None:
+        magic, body = found
+        header = source[: len(source) - len(body)]
+        source = body
+    offset = header.count("\n")
+    if magic is not None and magic not in PYTHON_CELL_MAGICS:
+        return PythonSource("", header, offset, magic=magic)
+    lines = source.split("\n")
+    indent = _leading_indent(lines)
+    if indent:
+        lines = [line[len(indent) :] if line.startswith(indent) else line for line in lines]
+    if not any(_maybe_ipython(line) for line in lines):
+        return PythonSource("\n".join(lines), header, offset, indent, magic=magic)
+    masked: list[Masked] = []
+    out = list(lines)
+    continued = False
+    for i, line in enumerate(lines):
+        if continued:  # the rest of a ``%magic \`` line
+            out[i] = _marker_line(i, line, line.strip(), "", masked)
+        elif (m := _TIMED.match(line)) is not None:
+            python = "if 1:".ljust(len(m["head"])) + m["stmt"]
+            out[i] = m["indent"] + python
+            masked.append(Masked(i, python, line.lstrip(), keeps_columns=True))
+        elif (m := _COMMAND.match(line)) is not None and not line.lstrip().startswith("%%"):
+            out[i] = _marker_line(i, line, m["cmd"], m["indent"] + (m["lhs"] or ""), masked)
+        elif _HELP.match(line):
+            out[i] = _marker_line(i, line, line.strip(), line[: len(line) - len(line.lstrip())], masked)
+        else:
+            continue
+        continued = line.rstrip().endswith("\\")
+    masked = _outside_strings(out, lines, masked)
+    return PythonSource("\n".join(out), header, offset, indent, tuple(masked), magic)
+
+
+def _maybe_ipython(line: str) -> bool:
+    s = line.lstrip()
+    return s[:1] in ("!", "%", "?") or "?" in s or ("=" in s and ("!" in s or "%" in s))
+
+
+def _marker_line(i: int, line: str, user: str, keep: str, masked: list[Masked]) -> str:
+    name = MARKER.format(i)
+    masked.append(Masked(i, name, user, keeps_columns=False))
+    return keep + name
+
+
+def _leading_indent(lines: list[str]) -> str:
+    """IPython removes the first line's indentation from a cell (``" x = 1"`` runs)."""
+    first = next((line for line in lines if line.strip()), "")
+    return first[: len(first) - len(first.lstrip(" \t"))]
+
+
+def _outside_strings(out: list[str], original: list[str], masked: list[Masked]) -> list[Masked]:
+    """Put back lines that only looked like IPython syntax because they sit inside a string."""
+    inside = _lines_inside_strings("\n".join(out))
+    kept = []
+    for m in masked:
+        if m.index in inside:
+            out[m.index] = original[m.index]
+        else:
+            kept.append(m)
+    return kept
+
+
+def _lines_inside_strings(text: str) -> set[int]:
+    """0-based indexes of lines that continue a multi-line string token."""
+    inside: set[int] = set()
     try:
-        text = _transformer().transform_cell(source)
-    except Exception:  # IPython's tokenizer gave up on broken code: the parser will say why
-        return PythonSource(source, tuple(range(1, n + 1)), frozenset(range(n)))
-    return PythonSource(text, *_line_map(source.splitlines(), text.splitlines()))
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.STRING and tok.end[0] > tok.start[0]:
+                inside.update(range(tok.start[0], tok.end[0]))  # lines after the opening one
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return inside
+
+
+def runnable(source: str) -> str:
+    """The cell as Python to execute, by IPython's own rules; unchanged when it has no IPython syntax."""
+    if not any(_maybe_ipython(line) for line in source.split("\n")):
+        return source
+    try:
+        return _transformer().transform_cell(source)  # type: ignore[no-any-return]
+    except Exception:  # IPython gave up on broken code: compiling it will say why
+        return source
 
 
 @lru_cache(maxsize=1)
@@ -76,19 +204,3 @@ def _transformer() -> Any:
     from IPython.core.inputtransformer2 import TransformerManager
 
     return TransformerManager()
-
-
-def _line_map(before: list[str], after: list[str]) -> tuple[tuple[int, ...], frozenset[int]]:
-    """Each line of ``after`` -> the line of ``before`` it came from (rewritten lines keep their place)."""
-    if len(before) == len(after):
-        same = frozenset(i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a == b)
-        return tuple(range(1, len(after) + 1)), same
-    mapping = [1] * len(after)
-    exact: set[int] = set()
-    matcher = difflib.SequenceMatcher(a=before, b=after, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        for k, j in enumerate(range(j1, j2)):
-            mapping[j] = min(i1 + k, max(i2 - 1, i1)) + 1
-            if tag == "equal":
-                exact.add(j)
-    return tuple(mapping), frozenset(exact)

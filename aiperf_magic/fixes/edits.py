@@ -1,25 +1,33 @@
 """Edits proposed by fixers, and the one pass that applies any number of them to a cell.
 
-An :class:`Edits` is keyed by the original nodes of a :class:`~.base.Cell`: replace a node, set a
-keyword on a call, insert statements before/after one, remove one, wrap one in ``with``, and the
-imports the new code needs. :func:`apply_edits` applies every accepted fix in one traversal.
+An :class:`Edits` is keyed by the original nodes of a :class:`~aiperf_magic.cell.parsed.ParsedCell`:
+replace a node, set a keyword on a call, insert statements before/after one, remove one, wrap one
+in ``with``, and the imports the new code needs. :func:`apply_edits` rewrites only the top-level
+statements that hold an edited node and keeps the rest of the cell's text as it was, so building
+one fix costs the size of the statements it touches, not the size of the cell.
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from .base import DEFAULT_ALIAS, Cell, expr, mask_ipython, stmt, unmask_ipython
+from ..cell.parsed import ParsedCell
+from ..cell.source import to_python
+from ..cell.tree import expr, stmt
+
+# module -> the alias a rewrite uses when the cell has not imported it itself
+DEFAULT_ALIAS = {"numpy": "np", "pandas": "pd"}
 
 
 @dataclass
 class Edits:
-    """What one fix changes, keyed by the original nodes of a :class:`Cell`."""
+    """What one fix changes, keyed by the original nodes of a :class:`ParsedCell`."""
 
     title: str
     safety: str = "safe"
@@ -34,7 +42,7 @@ class Edits:
     def set_kwarg(self, call: cst.Call, name: str, value: str) -> None:
         self.kwargs.setdefault(call, {})[name] = value
 
-    def need(self, cell: Cell, module: str) -> str:
+    def need(self, cell: ParsedCell, module: str) -> str:
         """The name to write for ``module`` in new code, importing it when the cell has not."""
         alias = cell.alias_of(module)
         if alias is not None:
@@ -43,7 +51,7 @@ class Edits:
         self.imports.add(f"import {module} as {local}" if local else f"import {module}")
         return local or module
 
-    def need_from(self, cell: Cell, module: str, name: str) -> str:
+    def need_from(self, cell: ParsedCell, module: str, name: str) -> str:
         local = cell.imported_name(module, name)
         if local is None:
             self.imports.add(f"from {module} import {name}")
@@ -53,6 +61,10 @@ class Edits:
     def touched(self) -> list[cst.CSTNode]:
         return [*self.replace, *self.kwargs, *self.remove]
 
+    def anchors(self) -> list[cst.CSTNode]:
+        """Every node this fix edits or inserts beside."""
+        return [*self.replace, *self.kwargs, *self.remove, *self.before, *self.after, *self.wrap]
+
 
 def _overlaps(a: CodeRange, b: CodeRange) -> bool:
     a0, a1 = (a.start.line, a.start.column), (a.end.line, a.end.column)
@@ -60,7 +72,7 @@ def _overlaps(a: CodeRange, b: CodeRange) -> bool:
     return a0 < b1 and b0 < a1
 
 
-def compatible(cell: Cell, accepted: Iterable[Edits], candidate: Edits) -> bool:
+def compatible(cell: ParsedCell, accepted: Iterable[Edits], candidate: Edits) -> bool:
     """False when ``candidate`` would replace a node another accepted fix also rewrites."""
     mine = [cell.positions[n] for n in candidate.replace] + [cell.positions[n] for n in candidate.remove]
     kw_mine = [cell.positions[n] for n in candidate.kwargs]
@@ -156,18 +168,46 @@ def with_kwargs(call: cst.Call, values: dict[str, str]) -> cst.Call:
     return call.with_changes(args=args)
 
 
-def apply_edits(cell: Cell, edits: list[Edits]) -> str:
-    """The cell's source with every edit applied in one traversal, plus the imports they need."""
-    module = cell.module.visit(_Apply(edits))
-    assert isinstance(module, cst.Module)
+def apply_edits(cell: ParsedCell, edits: list[Edits]) -> str | None:
+    """The cell's source with every edit applied, plus the imports they need.
+
+    None when the result would not be valid Python, or when it changed a line of IPython syntax
+    (``!cmd``, ``%magic``), which no rewrite may touch.
+    """
+    python = rewrite_python(cell, edits)
+    if python is None:
+        return None
+    return cell.python.restore(python)
+
+
+def rewrite_python(cell: ParsedCell, edits: list[Edits]) -> str | None:
+    """The cell's Python text with the edits applied (None when it would not compile)."""
+    body = list(cell.module.body)
+    owners = {cell.top_level(node) for e in edits for node in e.anchors()}
+    transformer = _Apply(edits)
+    pieces = cell.statement_texts
+    changed: list[str] = []
+    out = list(pieces.body)
+    for i, statement in enumerate(body):
+        if statement not in owners:
+            continue
+        new = statement.visit(transformer)
+        nodes = (
+            [] if isinstance(new, cst.RemovalSentinel) else list(new) if isinstance(new, cst.FlattenSentinel) else [new]
+        )
+        out[i] = "".join(cell.module.code_for_node(n) for n in nodes)
+        changed.append(out[i])
     imports = sorted({i for e in edits for i in e.imports})
     if imports:
-        body = list(module.body)
         at = 0
         while at < len(body) and _is_docstring_or_future(body[at]):
             at += 1
-        module = module.with_changes(body=[*body[:at], *[stmt(i) for i in imports], *body[at:]])
-    return unmask_ipython(module.code, cell.ipython_lines)
+        block = "".join(i + cell.module.default_newline for i in imports)
+        out[at:at] = [block]
+        changed.append(block)
+    if not compiles("".join(changed)):
+        return None
+    return pieces.header + "".join(out) + pieces.footer
 
 
 def _is_docstring_or_future(node: cst.CSTNode) -> bool:
@@ -181,20 +221,39 @@ def _is_docstring_or_future(node: cst.CSTNode) -> bool:
     )
 
 
-def unified_diff(before: str, after: str, name: str = "cell") -> str:
+def unified_diff(before: str, after: str, name: str = "cell", context: int = 3) -> str:
+    """A unified diff of two versions of a cell; only the region between their common first and
+    last lines is compared, so a one-line fix in a long file costs the size of the fix."""
+    a, b = before.splitlines(keepends=True), after.splitlines(keepends=True)
+    lo = 0
+    while lo < len(a) and lo < len(b) and a[lo] == b[lo]:
+        lo += 1
+    hi = 0
+    while hi < len(a) - lo and hi < len(b) - lo and a[-1 - hi] == b[-1 - hi]:
+        hi += 1
+    lo, hi = max(0, lo - context), max(0, hi - context)
     lines = difflib.unified_diff(
-        before.splitlines(keepends=True),
-        after.splitlines(keepends=True),
-        fromfile=f"{name} (before)",
-        tofile=f"{name} (after)",
+        a[lo : len(a) - hi], b[lo : len(b) - hi], fromfile=f"{name} (before)", tofile=f"{name} (after)", n=context
     )
-    return "".join(x if x.endswith("\n") else x + "\n" for x in lines)
+    out = []
+    for line in lines:
+        if line.startswith("@@") and lo:
+            line = _HUNK.sub(lambda m: f"@@ -{_shift(m[1], lo)}{m[2] or ''} +{_shift(m[3], lo)}{m[4] or ''} @@", line)
+        out.append(line if line.endswith("\n") else line + "\n")
+    return "".join(out)
+
+
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
+def _shift(start: str, by: int) -> int:
+    return int(start) + by
 
 
 def compiles(source: str) -> bool:
+    """True when ``source`` (plain Python, or a cell in IPython syntax) compiles."""
     try:
-        masked, _ = mask_ipython(source)
-        compile(masked, "<cell>", "exec", dont_inherit=True, flags=0x2000)  # PyCF_ALLOW_TOP_LEVEL_AWAIT
+        compile(to_python(source).text, "<cell>", "exec", dont_inherit=True, flags=0x2000)  # top-level await
     except (SyntaxError, ValueError):
         return False
     return True

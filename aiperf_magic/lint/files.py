@@ -84,7 +84,7 @@ def lint_path(path: Path, *, select: Any = None, ignore: Any = None) -> list[Loc
         return ReadError(
             str(path), "not valid text in its declared encoding (UTF-8 unless a coding line says otherwise)"
         )
-    return [Located(str(path), None, f) for f in analyze(text, select=select, ignore=ignore, fixes=False)]
+    return [Located(str(path), None, f) for f in analyze(text, select=select, ignore=ignore)]
 
 
 def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, ignore: Any = None) -> list[Located]:
@@ -92,7 +92,7 @@ def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, i
     out: list[Located] = []
     for index, (kind, source) in enumerate(cells):
         if kind == "code":
-            found = analyze(source, select=select, ignore=ignore, context=context, fixes=False)
+            found = analyze(source, select=select, ignore=ignore, context=context)
             out.extend(Located(path, index, f) for f in found)
     return out
 

@@ -7,17 +7,12 @@ way Jupyter writes notebooks (one-space indent, sorted keys), every other byte s
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..fixes.edits import unified_diff
-from ..report import Finding
-
-Analyzer = Callable[..., list[Finding]]
-# cell magics whose body is Python; a %%bash or %%html cell is left alone
-PYTHON_CELL_MAGICS = ("%%aiperf", "%%time", "%%timeit", "%%capture", "%%prun")
 
 
 @dataclass
@@ -28,30 +23,21 @@ class FileFix:
     cells: list[int]  # indexes (among all cells) of the notebook cells changed; empty for .py
 
 
-def _analyzer() -> Analyzer:
-    from ..rules import analyze
-
-    return analyze
-
-
 def fix_source(
     source: str,
     *,
     select: Iterable[str] | None = None,
     ignore: Iterable[str] | None = None,
     unsafe: bool = False,
-    analyze: Analyzer | None = None,
     context: Any = None,
 ) -> str:
     """``source`` with its fixes applied; ``context`` carries earlier notebook cells' imports."""
-    from ..fixes import fix_findings
+    from ..rules import analyze_cell, apply_fixes
 
-    analyze = analyze or _analyzer()
-    extra = {"context": context} if context is not None else {}
-    findings = analyze(
-        source, select=list(select) if select else None, ignore=list(ignore) if ignore else None, **extra
+    analysis = analyze_cell(
+        source, select=list(select) if select else None, ignore=list(ignore) if ignore else None, context=context
     )
-    return fix_findings(source, findings, unsafe=unsafe)
+    return apply_fixes(analysis, unsafe=unsafe)
 
 
 def fix_file(
@@ -61,7 +47,6 @@ def fix_file(
     ignore: Iterable[str] | None = None,
     unsafe: bool = False,
     write: bool = False,
-    analyze: Analyzer | None = None,
 ) -> FileFix:
     """Fix one ``.py`` or ``.ipynb`` file; write it back only when ``write`` and something changed.
 
@@ -69,7 +54,7 @@ def fix_file(
     """
     path = Path(path)
     raw = path.read_text(encoding="utf-8")
-    opts: dict[str, Any] = {"select": select, "ignore": ignore, "unsafe": unsafe, "analyze": analyze}
+    opts: dict[str, Any] = {"select": select, "ignore": ignore, "unsafe": unsafe}
     if path.suffix == ".ipynb":
         new, cells, diff = _fix_notebook(path, raw, opts)
     else:
@@ -90,19 +75,15 @@ def _fix_notebook(path: Path, raw: str, opts: dict[str, Any]) -> tuple[str, list
     changed: list[int] = []
     diffs: list[str] = []
     # names imported in the first cells resolve in later ones, as when the notebook runs top to bottom
-    context = _notebook_context() if opts.get("analyze") is None else None
+    context = _notebook_context()
     for index, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
         src = cell.get("source", "")
         text = "".join(src) if isinstance(src, list) else src
-        head, body = _split_magic(text)
-        if body is None:
+        new_text = fix_source(text, **opts, context=context)
+        if new_text == text:
             continue
-        new_body = fix_source(body, **opts, context=context)
-        if new_body == body:
-            continue
-        new_text = head + new_body
         cell["source"] = new_text.splitlines(keepends=True) if isinstance(src, list) else new_text
         changed.append(index)
         diffs.append(unified_diff(text, new_text, f"{path}:cell {index}"))
@@ -112,20 +93,9 @@ def _fix_notebook(path: Path, raw: str, opts: dict[str, Any]) -> tuple[str, list
 
 
 def _notebook_context() -> Any:
-    from .. import rules as analysis
+    from ..rules import Context
 
-    context_type = getattr(analysis, "Context", None)
-    return context_type() if context_type is not None else None
-
-
-def _split_magic(text: str) -> tuple[str, str | None]:
-    """(first line if it is a Python cell magic, body); body None for non-Python cells."""
-    if not text.startswith("%%"):
-        return "", text
-    first, _, rest = text.partition("\n")
-    if first.split()[0] in PYTHON_CELL_MAGICS:
-        return first + "\n", rest
-    return "", None
+    return Context()
 
 
 def _dump_like(nb: dict[str, Any], raw: str) -> str:

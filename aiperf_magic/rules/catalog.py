@@ -87,8 +87,9 @@ def explain(code: str) -> RuleDoc:
     key = code.strip().upper()
     if key in rules:
         return RuleDoc(rules[key])
-    near = difflib.get_close_matches(key, list(rules), n=5, cutoff=0.6)
-    near += [c for c in rules if key and c.startswith(key[:4]) and c not in near][: max(0, 5 - len(near))]
+    family = [c for c in rules if key and c.startswith(key[:4])]  # AIP3.. -> the AIP3xx codes first
+    near = family[:5] + [c for c in difflib.get_close_matches(key, list(rules), n=5, cutoff=0.6) if c not in family]
+    near = near[:5]
     hint = f" Did you mean {', '.join(near)}?" if near else ""
     return RuleDoc(
         None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..cell.tree import walk
+from .elementwise import NUMERIC_FUNCS
 from .names import dotted
 
 _ARITH = (
@@ -18,29 +19,6 @@ _ARITH = (
     cst.MatrixMultiply,
     cst.LeftShift,
     cst.RightShift,
-)
-# Element-wise maths functions with a NumPy ufunc twin.
-MATH_FUNCS = frozenset(
-    [
-        "sqrt",
-        "exp",
-        "log",
-        "log2",
-        "log10",
-        "sin",
-        "cos",
-        "tan",
-        "tanh",
-        "fabs",
-        "floor",
-        "ceil",
-        "pow",
-        "abs",
-        "round",
-        "hypot",
-        "atan2",
-        "sigmoid",
-    ]
 )
 
 
@@ -63,7 +41,7 @@ def is_arithmetic(node: cst.CSTNode) -> bool:
         return is_arithmetic(node.body) or is_arithmetic(node.orelse)
     if isinstance(node, cst.Call):
         name = dotted_name(node.func) or ""
-        return name.rsplit(".", 1)[-1] in MATH_FUNCS
+        return name.rsplit(".", 1)[-1] in NUMERIC_FUNCS
     return False
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from ..cell.tree import FastVisitor, children
 from .names import Names, dotted
 from .symbols import Symbol, infer_symbol, live_symbol
+
+if TYPE_CHECKING:
+    from ..cell.parsed import ParsedCell
 
 DEPRECATED_AMP = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.GradScaler"})
 
@@ -97,6 +100,7 @@ class Facts:
     module: cst.Module
     names: Names
     symbols: dict[str, Symbol]
+    cell: ParsedCell | None = None  # the parse these facts came from (positions, parents, code)
     calls: list[Call] = field(default_factory=list)
     loops: list[Loop] = field(default_factory=list)
     assigns: list[Assign] = field(default_factory=list)

@@ -1,25 +1,39 @@
-"""Rules as data: a code, a name, a message, whether a fix exists, a matcher, and its documentation.
+"""The one registry of every code aiperf reports: rules (AIP1xx-AIP5xx), verdicts (AIP9xx), AIP000.
 
 A rule is a function over :class:`~.facts.Facts` that yields the nodes it flags (optionally with a
 message naming the detail), decorated with :func:`rule`. Its docstring is its documentation, in
 Ruff's headings; it is the single source for ``%aiperf explain``, ``docs/rules.md`` and the CLI.
+Its fixer, when it has one, sits beside it in the same module, registered with :func:`fixer_for`:
+it receives the very node the detector flagged and returns edits, or a sentence saying why no
+rewrite applies there. Codes found at run time (AIP303, the AIP9xx verdicts) register their
+documentation with :func:`document`.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Union
 
 if TYPE_CHECKING:
     import libcst as cst
 
+    from ..cell.parsed import ParsedCell
+    from ..fixes.edits import Edits
     from .facts import Facts
 
 Hit = Union["cst.CSTNode", tuple["cst.CSTNode", str]]
 Matcher = Callable[["Facts"], Iterable[Hit]]
+# A fixer reads the cell, the node its detector flagged and the facts, and returns its edits or a
+# sentence saying why it offers none.
+Fixer = Callable[["ParsedCell", "cst.CSTNode", "Facts"], Union["Edits", str]]
+KINDS = ("static", "runtime", "verdict", "parse")
+# Modules that register the codes found at run time; imported by name on first use of the catalog,
+# so that this package imports none of the layers above it.
+DOC_PROVIDERS = ("aiperf_magic.rules.families", "aiperf_magic.verdicts.docs")
 
 HEADINGS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "References")
 _HEADING = re.compile(r"^## (.+?)\s*$", re.M)
@@ -30,14 +44,22 @@ class Rule:
     code: str
     name: str  # kebab-case, stable: ``dataloader-without-workers``
     message: str  # default finding message; a matcher may yield a more specific one
-    fixable: bool
     doc: str  # Markdown with the headings in HEADINGS
-    check: Matcher | None = None  # None for runtime-only rules (filled by a profiler)
+    check: Matcher | None = None  # None for codes found at run time
     sections: dict[str, str] = field(default_factory=dict, compare=False)
+    kind: str = "static"  # one of KINDS
+    fixer: Fixer | None = field(default=None, compare=False)
+    fix_title: str = ""  # names the rewrite for a user ("Replace the row loop with column expressions")
+
+    @property
+    def fixable(self) -> bool:
+        """The rule has a fixer (a given finding is fixable only when its rewrite was built)."""
+        return self.fixer is not None
 
     @property
     def runtime(self) -> bool:
-        return self.check is None
+        """Found while the cell runs (a profiler or a verdict), not by reading the code."""
+        return self.kind in ("runtime", "verdict")
 
     @property
     def summary(self) -> str:
@@ -54,31 +76,61 @@ def parse_sections(doc: str) -> dict[str, str]:
     return {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts) - 1, 2)}
 
 
-def rule(
-    code: str, name: str, message: str, *, fixable: bool = False, runtime: bool = False
-) -> Callable[[Matcher], Matcher]:
+_SORTED: dict[str, Rule] = {}
+
+
+def rule(code: str, name: str, message: str) -> Callable[[Matcher], Matcher]:
     """Register the decorated matcher as rule ``code``; its docstring is the rule's documentation."""
 
     def register(fn: Matcher) -> Matcher:
-        if code in RULES:
-            raise ValueError(f"rule code {code} registered twice")
-        doc = inspect.cleandoc(fn.__doc__ or "")
-        RULES[code] = Rule(code, name, message, fixable, doc, None if runtime else fn, parse_sections(doc))
+        _add(Rule(code, name, message, inspect.cleandoc(fn.__doc__ or ""), fn, kind="static"))
         return fn
 
     return register
 
 
-def all_rules() -> dict[str, Rule]:
-    """Every rule, by code, in code order."""
-    if not _SORTED:
-        from . import detectors as rules  # noqa: F401  (importing the package registers every rule)
+def document(code: str, name: str, message: str, doc: str, *, kind: str = "runtime") -> None:
+    """Register a code that is not found by reading code (run time, verdicts, parse problems)."""
+    _add(Rule(code, name, message, inspect.cleandoc(doc), None, kind=kind))
 
+
+def fixer_for(code: str, title: str) -> Callable[[Fixer], Fixer]:
+    """Register the decorated function as the fixer of ``code`` (registered just above it)."""
+
+    def register(fn: Fixer) -> Fixer:
+        if code not in RULES:
+            raise ValueError(f"fixer for {code}, which is not registered (define the rule first)")
+        if RULES[code].fixer is not None:
+            raise ValueError(f"{code} has two fixers")
+        RULES[code] = replace(RULES[code], fixer=fn, fix_title=title)
+        _SORTED.clear()
+        return fn
+
+    return register
+
+
+def _add(new: Rule) -> None:
+    if new.code in RULES:
+        raise ValueError(f"rule code {new.code} registered twice")
+    if new.kind not in KINDS:
+        raise ValueError(f"{new.code}: kind must be one of {KINDS}, not {new.kind!r}")
+    RULES[new.code] = replace(new, sections=parse_sections(new.doc))
+    _SORTED.clear()
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every registered code, in code order: rules, run-time codes and verdicts."""
+    if not _SORTED:
+        for provider in DOC_PROVIDERS:
+            importlib.import_module(provider)  # importing a provider registers its codes
         _SORTED.update(sorted(RULES.items()))
     return _SORTED
 
 
-_SORTED: dict[str, Rule] = {}
+def static_rules() -> dict[str, Rule]:
+    """The rules that read code (what ``analyze`` runs)."""
+    return {code: r for code, r in all_rules().items() if r.check is not None}
+
 
 
 def selected(select: Iterable[str] | str | None, ignore: Iterable[str] | str | None) -> list[Rule]:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
+from ..cell.source import runnable
 from ..report import Comparison
 from .compare import TOLERANCES, first_difference
 from .runner import RunResult, run
@@ -47,8 +48,8 @@ def verify(
     except SyntaxError as exc:
         result.error = f"{type(exc).__name__}: {exc}"
         return result
-    reads_b, writes_b, loop_only = reads_and_writes(_python(before))
-    reads_a, writes_a, _ = reads_and_writes(_python(after))
+    reads_b, writes_b, loop_only = reads_and_writes(runnable(before))
+    reads_a, writes_a, _ = reads_and_writes(runnable(after))
     inputs = list(dict.fromkeys(reads_b + reads_a))
     absent = missing(namespace, inputs, writes_b | writes_a)
     if absent:
@@ -109,18 +110,8 @@ def verify(
     return result
 
 
-def _python(source: str) -> str:
-    """The cell as plain Python: IPython syntax is translated when IPython is already loaded."""
-    ipy = sys.modules.get("IPython")
-    if ipy is None or not any(line.lstrip()[:1] in ("%", "!") for line in source.splitlines()):
-        return source
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    return TransformerManager().transform_cell(source)  # type: ignore[no-any-return]
-
-
 def _compile(source: str, label: str) -> Any:
-    return compile(_python(source), f"<aiperf {label}>", "exec", dont_inherit=True)
+    return compile(runnable(source), f"<aiperf {label}>", "exec", dont_inherit=True)
 
 
 def _once(

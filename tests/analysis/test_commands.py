@@ -10,7 +10,7 @@ from aiperf_magic.rules.registry import Rule
 
 def test_rules_line_magic_returns_the_catalog(ip: Any) -> None:
     table = ip.run_line_magic("aiperf", "rules")
-    assert isinstance(table, RuleTable) and len(table.rules) == 19
+    assert isinstance(table, RuleTable) and len(table.rules) == 28 and table.rules[-1].code == "AIP908"
     text = ip.display_formatter.format(table)[0]["text/plain"]
     assert "AIP301" in text and "dataframe-row-loop" in text
     assert "<table" in table._repr_html_()
@@ -39,7 +39,7 @@ def test_cell_magic_puts_findings_in_the_report(ip: Any) -> None:
 
 
 def test_html_escapes_user_text() -> None:
-    rule = Rule("AIP999", "x", "<script>alert(1)</script>", False, "## What it does\n<b>`<i>`</b>\n")
+    rule = Rule("AIP999", "x", "<script>alert(1)</script>", "## What it does\n<b>`<i>`</b>\n")
     assert "<script>" not in RuleTable([rule])._repr_html_()
     assert "<b>" not in RuleDoc(rule)._repr_html_()
     assert "&lt;script&gt;" in RuleDoc(None, "<script>")._repr_html_()

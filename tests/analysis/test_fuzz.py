@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from aiperf_magic.rules import Context, analyze
@@ -72,12 +72,15 @@ def test_analyzer_never_crashes(source: str) -> None:
     lines = source.count("\n") + 1
     for f in findings:
         assert f.code.startswith("AIP") and f.message
+        # fixable is exact: true only when a rewrite is attached
+        assert f.fixable == bool(f.fix is not None and f.fix.source), (f.code, f.fix)
         assert f.line is not None and 1 <= f.line <= lines + 1
         assert f.end_line is not None and f.end_line >= f.line
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(programs(), max_size=5))
+@example(cells=["import torch\n" * 8 + "\U00031350"])  # a character libcst reads but refuses as a name
 def test_notebook_contexts_never_crash(cells: list[str]) -> None:
     ctx = Context()
     for cell in cells:

@@ -48,13 +48,16 @@ def test_try_without_a_report_or_finding_or_fix(ctx) -> None:
 
 
 def test_fix_prints_the_rewritten_cell_and_diff(ctx) -> None:
-    src = "import numpy as np\nsq = [x ** 2 for x in range(9)]\nif w in ['a', 'b']:\n    pass\n"
-    ctx.state.remember(report(Finding("AIP201", "m", line=2), Finding("AIP202", "m", line=3), source=src))
+    src = (
+        "import numpy as np\nsq = [x ** 2 for x in range(10_000)]\n"
+        "with open(path) as fh:\n    for line in fh.readlines():\n        n += 1\n"
+    )
+    ctx.state.remember(report(Finding("AIP201", "m", line=2, col=6), Finding("AIP104", "m", line=4), source=src))
     out = fix_command(ctx, [])
-    assert isinstance(out, CellFix) and out.applied == ["AIP202"] and "{'a', 'b'}" in out.source
+    assert isinstance(out, CellFix) and out.applied == ["AIP104"] and "for line in fh:" in out.source
     assert any("--unsafe" in s for s in out.skipped) and out.diff.startswith("--- ")
     both = fix_command(ctx, ["--unsafe"])
-    assert "np.arange(9) ** 2" in both.source and both.applied == ["AIP201", "AIP202"]
+    assert "np.arange(10_000) ** 2" in both.source and both.applied == ["AIP201", "AIP104"]
     assert "<pre>" in both._repr_html_() and "rewritten cell" in both.text()
 
 

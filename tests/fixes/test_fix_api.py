@@ -6,9 +6,9 @@ import importlib.util
 
 import pytest
 
-from aiperf_magic.fixes import attach_fixes, fix_findings, propose
 from aiperf_magic.fixes.edits import compiles
 from aiperf_magic.report import Finding
+from aiperf_magic.rules import analyze, fix_findings, propose
 
 LOADER = """from torch.utils.data import DataLoader
 loader = DataLoader(ds, batch_size=64)
@@ -18,19 +18,20 @@ for xb, yb in loader:
 """
 
 
-def test_attach_fixes_sets_a_fix_per_finding_and_keeps_findings() -> None:
-    findings = [
-        Finding("AIP101", "m", line=2),
-        Finding("AIP102", "m", line=4),
-        Finding("AIP103", "m", line=1),
-        Finding("AIP301", "m", line=1),
-    ]
-    attach_fixes(LOADER, findings)
-    assert len(findings) == 4
-    assert findings[0].fix is not None and "num_workers=" in findings[0].fix.source
-    assert findings[1].fix is not None and "non_blocking=True" in findings[1].fix.source
-    assert findings[2].fix is None  # AIP103 has no fixer
-    assert findings[3].fix is not None and findings[3].fix.source == "" and findings[3].fix.reason
+def test_analyze_gives_each_finding_its_fix_and_fixable_says_so() -> None:
+    findings = analyze(LOADER)
+    by_line = {(f.code, f.line): f for f in findings}
+    workers, pinned = by_line[("AIP101", 2)], by_line[("AIP102", 4)]
+    assert workers.fix is not None and "num_workers=" in workers.fix.source and workers.fixable
+    assert pinned.fix is not None and "non_blocking=True" in pinned.fix.source and pinned.fixable
+    assert all(f.fixable == bool(f.fix and f.fix.source) for f in findings)
+
+
+def test_a_fixer_that_declines_leaves_fixable_false_with_a_reason() -> None:
+    src = "out = []\nfor _, r in df.iterrows():\n    if r['a'] > 0:\n        out.append(r['a'])\n"
+    (finding,) = analyze(src)
+    assert finding.code == "AIP301" and not finding.fixable
+    assert finding.fix is not None and not finding.fix.source and "control flow" in (finding.fix.reason or "")
 
 
 def test_fixes_touching_the_same_call_merge_in_one_pass() -> None:
@@ -55,7 +56,7 @@ def test_ipython_lines_survive_a_rewrite() -> None:
 
 
 def test_attribute_named_like_the_loop_variable_is_not_replaced() -> None:
-    fix = propose("out = [v * cfg.v for v in vals]\n", Finding("AIP201", "m", line=1))
+    fix = propose("vals = list(range(10_000))\nout = [v * cfg.v for v in vals]\n", Finding("AIP201", "m", line=2))
     assert fix is not None and "np.asarray(vals) * cfg.v" in fix.source
 
 
@@ -110,20 +111,21 @@ def test_every_fixer_on_every_line_of_every_fixture_is_valid_or_declines() -> No
     """Findings at the wrong place (or of the wrong code) never crash a fixer or yield invalid Python."""
     from pathlib import Path
 
-    from aiperf_magic.fixes.base import Cell
-    from aiperf_magic.fixes.edits import Edits, apply_edits
-    from aiperf_magic.fixes.registry import fixers
+    from aiperf_magic.fixes.edits import Edits, rewrite_python
+    from aiperf_magic.rules import all_rules, analyze_cell
 
     fixtures = sorted((Path(__file__).parent.parent / "fixtures" / "fixes").glob("*.py"))
+    fixers = {code: r.fixer for code, r in all_rules().items() if r.fixer is not None}
     tried = 0
     for path in fixtures:
-        source = path.read_text()
-        cell = Cell(source)
-        for code, fn in fixers().items():
-            for line in range(1, source.count("\n") + 2):
-                out = fn(cell, Finding(code, "m", line=line))
-                assert isinstance(out, (Edits, str)), (path.name, code, line)
+        analysis = analyze_cell(path.read_text())
+        cell, facts = analysis.cell, analysis.facts
+        assert cell is not None and facts is not None
+        for node in list(cell.positions):
+            for code, fn in fixers.items():
+                out = fn(cell, node, facts)
+                assert isinstance(out, (Edits, str)), (path.name, code, type(node).__name__)
                 if isinstance(out, Edits):
-                    assert compiles(apply_edits(cell, [out])), (path.name, code, line)
+                    assert rewrite_python(cell, [out]) is not None, (path.name, code, type(node).__name__)
                     tried += 1
     assert tried > 50

@@ -58,3 +58,17 @@ def timeline(
         report.gpus.append(GpuInfo(index=0, name="Fake GPU", memory_total_bytes=gpu_total))
         report.gpu_synced = process_gpu_mem is not None
     return report
+
+
+MIB = 1024**2
+# One timeline that must give each verdict and one that must not (the registry's meta-test runs both).
+VERDICT_FIXTURES: dict[str, tuple[dict[str, float], dict[str, float]]] = {
+    "AIP901": ({"cpu_cores": 1.0, "gpu_util": 12.0}, {"cpu_cores": 0.3, "gpu_util": 97.0}),
+    "AIP902": ({"cpu_cores": 1.0, "busy_threads": 4}, {"cpu_cores": 1.0, "busy_threads": 1}),
+    "AIP903": ({"cpu_cores": 0.05}, {"cpu_cores": 0.98}),
+    "AIP904": ({"cpu_cores": 0.2, "swap_step": 16 * MIB}, {"cpu_cores": 0.2}),
+    "AIP905": ({"cpu_cores": 0.1, "gpu_util": 30.0, "gpu_mem_share": 0.95}, {"cpu_cores": 0.1, "gpu_util": 30.0}),
+    "AIP906": ({"cpu_cores": 0.3, "gpu_util": 97.0}, {"cpu_cores": 1.0, "gpu_util": 12.0}),
+    "AIP907": ({"cpu_cores": 0.98}, {"cpu_cores": 0.05}),
+    "AIP908": ({"cpu_cores": 3.9}, {"cpu_cores": 0.98}),
+}

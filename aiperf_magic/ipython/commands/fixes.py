@@ -76,9 +76,10 @@ def _last(ctx: CommandContext) -> Report | Message:
 
 def _ensure_fix(report: Report, finding: Finding) -> None:
     if finding.fix is None:
-        from ...fixes import propose
+        from ...rules import propose
 
         finding.fix = propose(report.source, finding)
+        finding.fixable = bool(finding.fix and finding.fix.source)
 
 
 def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
@@ -138,8 +139,8 @@ def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix | Message:
     report = _last(ctx)
     if isinstance(report, Message):
         return report
-    from ...fixes import fix_findings
     from ...fixes.edits import unified_diff
+    from ...rules import fix_findings
 
     chosen = [f for f in report.findings if not codes or any(f.code.startswith(c) for c in codes)]
     applied, skipped = [], []

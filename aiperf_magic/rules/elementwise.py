@@ -1,10 +1,13 @@
-"""Turn a per-element Python expression into one whole-array (NumPy / pandas) expression.
+"""Element-wise expressions: the one definition of what a per-element Python expression may contain
+for a whole-array (NumPy / pandas) expression to compute the same thing.
 
-Only a small, closed language is accepted: numbers, arithmetic, comparisons, ``abs`` and the
-``math`` functions NumPy has under the same name, names from outside the loop (scalars), and the
-element itself (which ``subst`` rewrites into the whole array or column). Anything else, such as
-a call that could have side effects or a ``x if c else y`` that NumPy evaluates on both branches,
-means no rewrite.
+Detectors ask :func:`elementwise` ("would this become one array expression?") and fixers call
+:func:`vectorise` to write it; both walk the same closed language: numbers and string constants,
+arithmetic, single comparisons, ``and``/``or`` of comparisons, ``x if c else y`` (as
+``np.where``), ``abs`` and the ``math``/NumPy functions that NumPy has under the same name, names
+from outside the loop (scalars), and the element itself, which ``subst`` rewrites into the whole
+array or column. Anything else (a call that may have side effects, a method, a subscript that
+depends on the element) means no.
 """
 
 from __future__ import annotations
@@ -13,24 +16,33 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ...fixes.base import call_name, expr, names_in
+from ..cell.tree import call_name, expr, names_in, walk_all
 
-MATH = {"sqrt", "exp", "log", "log10", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "fabs"}
+# Functions of one number that NumPy has under the same name (``math.fabs`` -> ``np.abs``).
+UFUNCS = frozenset({"sqrt", "exp", "log", "log10", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "fabs"})
+# Functions whose result is a number: what "computes a number here" means to the detectors.
+NUMERIC_FUNCS = UFUNCS | {"abs", "round", "pow", "hypot", "atan2", "floor", "ceil", "sigmoid"}
 ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 COMPARE = (cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual, cst.Equal, cst.NotEqual)
+_MODULES = ("math", "np", "numpy")
 
 # node -> replacement code for the element (e.g. ``row["a"]`` -> ``df["a"]``), or None to keep the node
 Subst = Callable[[cst.CSTNode], "str | None"]
 
 
+def elementwise(node: cst.BaseExpression, subst: Subst, loop_names: set[str]) -> bool:
+    """True when ``node`` is in the language and reads the element at least once."""
+    uses: list[bool] = []
+    return _ok(node, subst, loop_names, uses) and bool(uses)
+
+
 def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], numpy: Callable[[], str]) -> str | None:
-    """The whole-array form of ``node``, or None when it leaves the accepted language.
+    """The whole-array form of ``node``, or None when it leaves the language.
 
     ``loop_names`` are names bound per element (the loop target, a row); they must be consumed by
     ``subst``. ``numpy`` returns the name to write for NumPy (importing it only when used).
     """
-    uses: list[bool] = []
-    if not _ok(node, subst, loop_names, uses) or not uses:
+    if not elementwise(node, subst, loop_names):
         # no element in the expression: ``[0 for _ in xs]`` is not element-wise arithmetic
         return None
     out = node.visit(_Rewrite(subst, numpy))
@@ -38,22 +50,25 @@ def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], nump
     return cst.Module(body=[]).code_for_node(out)
 
 
+def uses_where(node: cst.CSTNode) -> bool:
+    """``x if c else y`` becomes ``np.where``, which evaluates both branches: such rewrites are unsafe."""
+    return any(isinstance(n, cst.IfExp) for n in walk_all(node))
+
+
 def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool]) -> bool:
     if subst(node) is not None:
         uses.append(True)
         return True
-    if isinstance(node, (cst.Integer, cst.Float)):
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString)):
         return True
     if isinstance(node, cst.Name):
-        return node.value not in loop_names and node.value not in ("None",)
+        return node.value not in loop_names and node.value != "None"
     if isinstance(node, (cst.Attribute, cst.Subscript)):
         # cfg.scale or weights[0] from outside the loop is a scalar; row.sum() is not an element
         return not (names_in(node) & loop_names)
     if isinstance(node, cst.BinaryOperation):
-        return (
-            isinstance(node.operator, ARITH)
-            and _ok(node.left, subst, loop_names, uses)
-            and _ok(node.right, subst, loop_names, uses)
+        return isinstance(node.operator, ARITH) and all(
+            _ok(p, subst, loop_names, uses) for p in (node.left, node.right)
         )
     if isinstance(node, cst.UnaryOperation):
         return isinstance(node.operator, (cst.Minus, cst.Plus)) and _ok(node.expression, subst, loop_names, uses)
@@ -65,11 +80,20 @@ def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool])
             and _ok(node.left, subst, loop_names, uses)
             and _ok(node.comparisons[0].comparator, subst, loop_names, uses)
         )
+    if isinstance(node, cst.BooleanOperation):
+        # ``a and b`` returns an operand in Python: equal to ``a & b`` only for booleans
+        return all(
+            isinstance(p, (cst.Comparison, cst.BooleanOperation)) and _ok(p, subst, loop_names, uses)
+            for p in (node.left, node.right)
+        )
+    if isinstance(node, cst.IfExp):
+        return all(_ok(p, subst, loop_names, uses) for p in (node.test, node.body, node.orelse))
     if isinstance(node, cst.Call):
         name = call_name(node)
+        head, _, leaf = name.rpartition(".")
         plain_args = len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star
-        element_wise = name == "abs" or (name.startswith("math.") and name[5:] in MATH)
-        return element_wise and plain_args and _ok(node.args[0].value, subst, loop_names, uses)
+        known = name == "abs" or (head in _MODULES and leaf in UFUNCS)
+        return known and plain_args and _ok(node.args[0].value, subst, loop_names, uses)
     return False
 
 
@@ -95,7 +119,22 @@ class _Rewrite(cst.CSTTransformer):
         if isinstance(updated_node, cst.Call) and call_name(updated_node).startswith("math."):
             fname = call_name(updated_node)[5:]
             return updated_node.with_changes(func=expr(f"{self.numpy()}.{'abs' if fname == 'fabs' else fname}"))
+        if isinstance(updated_node, cst.BooleanOperation):
+            op = "&" if isinstance(updated_node.operator, cst.And) else "|"
+            left, right = (_code(_paren(p)) for p in (updated_node.left, updated_node.right))
+            return expr(f"({left} {op} {right})")
+        if isinstance(updated_node, cst.IfExp):
+            parts = ", ".join(_code(p) for p in (updated_node.test, updated_node.body, updated_node.orelse))
+            return expr(f"{self.numpy()}.where({parts})")
         return updated_node
+
+
+def _paren(node: cst.BaseExpression) -> cst.BaseExpression:
+    return node if node.lpar else node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def array_of(iterable: cst.BaseExpression, code: Callable[[cst.CSTNode], str], numpy: Callable[[], str]) -> str | None:

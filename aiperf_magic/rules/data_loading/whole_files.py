@@ -1,4 +1,4 @@
-"""AIP104: a whole file read into memory where streaming it line by line would do."""
+"""AIP104 whole-file-read: the detector, its documentation and its fixer."""
 
 from __future__ import annotations
 
@@ -6,8 +6,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ...cell.parsed import ParsedCell
+from ...cell.tree import call_name, expect, expr
+from ...fixes.edits import Edits
 from ..facts import Call, Facts
-from ..registry import Hit, rule
+from ..registry import Hit, fixer_for, rule
 
 
 def _iterated(facts: Facts, call: Call) -> bool:
@@ -43,7 +46,6 @@ def _reads_whole_file(facts: Facts, call: Call) -> bool:
     "AIP104",
     "whole-file-read",
     "Whole file read into memory, then iterated: stream it line by line instead",
-    fixable=True,
 )
 def whole_file_read(facts: Facts) -> Iterator[Hit]:
     """
@@ -82,3 +84,49 @@ def whole_file_read(facts: Facts) -> Iterator[Hit]:
     for call in facts.calls:
         if _reads_whole_file(facts, call) and _iterated(facts, call):
             yield call.node
+
+
+@fixer_for("AIP104", "Iterate the file instead of reading it whole")
+def fix_stream(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
+    call = expect(node, cst.Call, where=_whole_read)
+    if not isinstance(call, cst.Call):
+        return "no .readlines(), .read().split() or list(open(...)) call on the finding's line"
+    parent = cell.parent(call)
+    if not (isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is call):
+        # lines = fh.readlines(): the list may be used after the file is closed, or indexed, or
+        # iterated twice; streaming is only equivalent where the list is iterated once, in place.
+        return "the lines are kept in a variable; iterate the file directly where they are used"
+    edits = Edits("Iterate the file line by line instead of reading it whole")
+    assert isinstance(call.func, (cst.Attribute, cst.Name))
+    if call_name(call) == "list":  # list(open(p)) -> open(p)
+        edits.replace[call] = call.args[0].value
+    elif isinstance(call.func, cst.Attribute) and call.func.attr.value == "readlines":
+        edits.replace[call] = call.func.value
+    else:  # fh.read().split() -> one word at a time, line by line; only the no-argument split
+        inner = call.func.value  # type: ignore[union-attr]
+        assert isinstance(inner, cst.Call) and isinstance(inner.func, cst.Attribute)
+        if call.args:
+            # .split(",") joins the last field of a line with the first of the next one
+            return "split with a separator crosses line ends; only .read().split() streams unchanged"
+        fh = cell.code(inner.func.value)
+        edits.replace[call] = expr(f"(_word for _line in {fh} for _word in _line.split())")
+    return edits
+
+
+def _whole_read(node: cst.CSTNode) -> bool:
+    if not isinstance(node, cst.Call):
+        return False
+    name = call_name(node)
+    if name == "list" and len(node.args) == 1 and call_name(node.args[0].value) == "open":
+        return True
+    func = node.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "readlines" and not node.args:
+        return True
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "split"
+        and isinstance(func.value, cst.Call)
+        and isinstance(func.value.func, cst.Attribute)
+        and func.value.func.attr.value == "read"
+        and not func.value.args
+    )

@@ -1,21 +1,13 @@
-"""Codes reserved for findings made at run time; documented here so ``explain`` knows them."""
+"""AIP303 memory-heavy-dtypes: found at run time by the DataFrame profiler; documented here."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from ..registry import document
 
-from ..facts import Facts
-from ..registry import Hit, rule
-
-
-@rule(
+document(
     "AIP303",
     "memory-heavy-dtypes",
     "Columns stored in wider types than their values need",
-    fixable=False,
-    runtime=True,
-)
-def memory_heavy_dtypes(facts: Facts) -> Iterator[Hit]:  # pragma: no cover - runtime-only
     """
     ## What it does
     Reported at run time by `%%aiperf` for DataFrames the cell creates or changes: float64
@@ -46,5 +38,5 @@ def memory_heavy_dtypes(facts: Facts) -> Iterator[Hit]:  # pragma: no cover - ru
 
     ## References
     - Seed article, chapter 2.4 (the float64/int64/object -> float32/int8/category table).
-    """
-    return iter(())
+    """,
+)

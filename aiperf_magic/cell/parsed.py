@@ -1,0 +1,274 @@
+"""One parse of a cell, shared by the rules that read it and the fixers that rewrite it.
+
+:func:`parse` returns a :class:`ParsedCell` (the libcst module of the cell's Python text, with
+positions and parents computed on first use) or a :class:`ParseFailure` saying why and where, in
+the user's own lines. Detectors and fixers see the very same node objects, so a fixer works on
+exactly the node its detector flagged.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata.position_provider import PositionProvidingCodegenState
+
+from .source import PythonSource, to_python
+from .tree import children
+
+# libcst's parser takes time quadratic in the length of one operator chain (an 8,000-character
+# ``a + a + ...`` line takes most of a second), so such machine-made lines are not parsed; long data
+# literals (``[0.1, 0.2, ...]``) parse in linear time and are kept up to MAX_LINE.
+MAX_LINE = 50_000
+MAX_CHAIN = 300  # binary operators in one chain
+_RECURSION_HEADROOM = 20_000  # libcst's parser and visitors recurse once per nesting level
+_SEPARATORS = re.compile(r"[,;()\[\]{}]")
+_BINARY_OP = re.compile(r"(?<=[\w)\]])\s*[-+*/%@&|^]\s*(?=[\w(\[])")
+
+COMPOUND = (cst.For, cst.While, cst.If, cst.With, cst.Try, cst.FunctionDef, cst.ClassDef)
+LOOPS = (cst.For, cst.While)
+COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+
+
+@dataclass(frozen=True)
+class ParseFailure:
+    """Why a cell could not be read: ``kind`` is "syntax-error" or "not-analysed"."""
+
+    kind: str
+    message: str
+    line: int  # the user's line (1-based)
+    col: int  # the user's column (1-based)
+
+
+@dataclass(frozen=True)
+class StatementTexts:
+    """``header + "".join(body) + footer`` is the module's text, one body item per top-level statement."""
+
+    header: str
+    body: list[str]
+    footer: str
+
+
+class ParsedCell:
+    """A cell's source, its Python text and its one libcst module, with position helpers."""
+
+    def __init__(self, source: str, python: PythonSource, module: cst.Module) -> None:
+        self.source = source
+        self.python = python
+        self.module = module
+
+    # -- positions and parents (computed on first use) --------------------------------------------
+    @cached_property
+    def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        return node_positions(self.module)
+
+    @cached_property
+    def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
+        """Each code-carrying node's parent, from one walk (libcst's provider rebuilds the tree)."""
+        out: dict[cst.CSTNode, cst.CSTNode] = {}
+        stack: list[cst.CSTNode] = [self.module]
+        while stack:
+            node = stack.pop()
+            for child in children(node, operators=True):
+                out[child] = node
+                stack.append(child)
+        return out
+
+    def user_range(self, node: cst.CSTNode) -> tuple[int, int, int, int] | None:
+        """(line, col, end_line, end_col) of ``node`` in the user's cell, 1-based."""
+        rng = self.positions.get(node)
+        if rng is None:
+            return None
+        line, col = self.python.position(rng.start.line, rng.start.column)
+        end_line, end_col = self.python.position(rng.end.line, rng.end.column)
+        if end_line == line and end_col < col:
+            end_col = col
+        return line, col, end_line, end_col
+
+    @cached_property
+    def statement_texts(self) -> StatementTexts:
+        """The module's text cut at its top-level statements, so a rewrite can swap a few of them."""
+        m = self.module
+        return StatementTexts(
+            "".join(m.code_for_node(line) for line in m.header),
+            [m.code_for_node(s) for s in m.body],
+            "".join(m.code_for_node(line) for line in m.footer),
+        )
+
+    # -- reading ---------------------------------------------------------------------------------
+    def code(self, node: cst.CSTNode) -> str:
+        return self.module.code_for_node(node).strip()
+
+    def line(self, node: cst.CSTNode) -> int:
+        return self.positions[node].start.line
+
+    def nodes(self, kind: type | tuple[type, ...]) -> Iterator[cst.CSTNode]:
+        return (n for n in self.positions if isinstance(n, kind))
+
+    def parent(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        return self.parents.get(node)
+
+    def ancestors(self, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+        p = self.parents.get(node)
+        while p is not None:
+            yield p
+            p = self.parents.get(p)
+
+    def statement(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The statement (simple line or compound) that holds ``node``, as it sits in a body."""
+        cur = node
+        while not isinstance(cur, (cst.SimpleStatementLine, *COMPOUND)):
+            parent = self.parents.get(cur)
+            if parent is None:
+                return cur
+            cur = parent
+        return cur
+
+    def top_level(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The module-level statement that holds ``node``."""
+        cur = node
+        for anc in self.ancestors(node):
+            if isinstance(anc, cst.Module):
+                return cur
+            cur = anc
+        return cur
+
+    def enclosing_loop(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The innermost ``for``/``while`` around ``node`` inside the same function."""
+        for anc in self.ancestors(node):
+            if isinstance(anc, LOOPS):
+                return anc
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return None
+        return None
+
+    def body_of(self, stmt: cst.CSTNode) -> list[cst.CSTNode]:
+        """The statement list that ``stmt`` belongs to."""
+        parent = self.parents.get(stmt)
+        body = getattr(parent, "body", ())
+        return list(body) if isinstance(body, (list, tuple)) else []
+
+    def following(self, stmt: cst.CSTNode) -> list[cst.CSTNode]:
+        body = self.body_of(stmt)
+        return body[body.index(stmt) + 1 :] if stmt in body else []
+
+    def preceding(self, stmt: cst.CSTNode) -> list[cst.CSTNode]:
+        body = self.body_of(stmt)
+        return body[: body.index(stmt)] if stmt in body else []
+
+    def alias_of(self, module: str) -> str | None:
+        """The name this cell binds ``module`` to (``import numpy as np`` -> ``np``), if any."""
+        for node in self.nodes(cst.Import):
+            for alias in node.names:  # type: ignore[attr-defined]
+                if self.code(alias.name) == module:
+                    return alias.asname.name.value if alias.asname else module
+        return None
+
+    def imported_name(self, module: str, name: str) -> str | None:
+        """The local name for ``from module import name`` in this cell, if imported."""
+        for node in self.nodes(cst.ImportFrom):
+            if node.module is None or self.code(node.module) != module or isinstance(node.names, cst.ImportStar):  # type: ignore[attr-defined]
+                continue
+            for alias in node.names:  # type: ignore[attr-defined]
+                if self.code(alias.name) == name:
+                    return alias.asname.name.value if alias.asname else name
+        return None
+
+    @cached_property
+    def bound_names(self) -> frozenset[str]:
+        return frozenset(n.value for n in self.nodes(cst.Name))  # type: ignore[attr-defined]
+
+    def fresh(self, base: str) -> str:
+        """A name not used anywhere in the cell, derived from ``base``."""
+        name, i = base, 2
+        while name in self.bound_names:
+            name, i = f"{base}{i}", i + 1
+        return name
+
+
+def parse(source: str) -> ParsedCell | ParseFailure | None:
+    """The cell parsed once; a ParseFailure for code that is not Python; None for another language."""
+    python = to_python(source)
+    if not python.is_python:
+        return None
+    long_line = _first_long_line(python.text)
+    if long_line:
+        line, _ = python.position(long_line, 0)
+        return ParseFailure(
+            "not-analysed",
+            f"Line {line} is too long or too long a chain of operators (generated code?): not analysed.",
+            line,
+            1,
+        )
+    with recursion_headroom():
+        try:
+            module = cst.parse_module(python.text)
+        except cst.ParserSyntaxError as exc:
+            message, (line, col) = _syntax_error(python.text, exc)
+            user_line, user_col = python.position(line, col)
+            return ParseFailure("syntax-error", message, user_line, user_col)
+        except (cst.CSTValidationError, RecursionError, MemoryError) as exc:
+            return ParseFailure("not-analysed", f"The code could not be read: {exc}", 1 + python.offset, 1)
+    return ParsedCell(source, python, module)
+
+
+def node_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
+    """Syntactic positions of every node, from one code-generation pass.
+
+    ``MetadataWrapper.resolve(PositionProvider)`` gives the same result but first runs a full
+    batched visit even when no batchable provider is asked for, doubling the cost.
+    """
+    try:
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+        )
+        module._codegen(state)
+        return provider._computed  # type: ignore[no-any-return]
+    except (AttributeError, TypeError):  # libcst internals moved: take the public, slower road
+        return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+
+
+def _first_long_line(text: str) -> int:
+    """1-based number of the first line too costly to parse (see MAX_LINE), or 0."""
+    if len(text) <= 2_000:
+        return 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if len(line) > MAX_LINE or (len(line) > 2_000 and _longest_chain(line) > MAX_CHAIN):
+            return number
+    return 0
+
+
+def _longest_chain(line: str) -> int:
+    """Most binary operators between two commas or brackets (``a + b + c ...``)."""
+    return max(len(_BINARY_OP.findall(part)) for part in _SEPARATORS.split(line))
+
+
+def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[str, tuple[int, int]]:
+    """Python's own wording and place when it has one (clearer than the grammar's), else libcst's."""
+    try:
+        compile(text, "<cell>", "exec", flags=0x2000, dont_inherit=True)  # PyCF_ALLOW_TOP_LEVEL_AWAIT
+    except SyntaxError as err:
+        if err.lineno:
+            return f"Syntax error: {err.msg}", (err.lineno, max((err.offset or 1) - 1, 0))
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return f"Syntax error: {exc.message}", (exc.raw_line, exc.raw_column)
+
+
+class recursion_headroom:
+    """Raise the recursion limit while libcst parses or walks deeply nested code."""
+
+    def __enter__(self) -> None:
+        self.old = sys.getrecursionlimit()
+        if self.old < _RECURSION_HEADROOM:
+            sys.setrecursionlimit(_RECURSION_HEADROOM)
+
+    def __exit__(self, *exc: Any) -> None:
+        sys.setrecursionlimit(self.old)

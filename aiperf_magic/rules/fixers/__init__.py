@@ -1,1 +1,0 @@
-"""Temporary home of the fixers while they move beside their detectors."""

@@ -1,0 +1,114 @@
+"""AIP506 eager-repeated-inference: the detector, its documentation and its fixer."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator
+from typing import Any
+
+import libcst as cst
+
+from ...cell.parsed import ParsedCell
+from ...cell.tree import contains, expect, names_in, walk_all
+from ...fixes.edits import Edits
+from ..facts import Facts
+from ..registry import Hit, fixer_for, rule
+from ..work import cell_flags
+from .model_use import _training, is_model_call
+
+
+@rule(
+    "AIP506",
+    "eager-repeated-inference",
+    "Model called many times in eager mode: compile it once (`torch.compile`, TorchScript, ONNX)",
+)
+def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
+    """
+    ## What it does
+    Flags a loop that runs a model for inference (no `.backward()` in the loop or its scope)
+    when the notebook never compiles or exports it: no `torch.compile`, `torch.jit.trace`,
+    `torch.jit.script` or `torch.onnx.export`. A model that is already an `OptimizedModule` or
+    a `ScriptModule` in the namespace is not flagged, nor is validation inside a notebook that
+    trains (it calls `.backward()`).
+
+    ## Why is this bad?
+    Eager PyTorch dispatches every operation from Python and runs each as its own kernel.
+    Compiling captures the graph once, fuses element-wise operations and removes the Python
+    overhead per call, which dominates for small batches. 200 single-sample calls of an
+    8-block MLP on one CPU thread took 131 ms eagerly and 67 ms traced and frozen: 2.0x
+    (`benchmarks/traps/AIP506.py`).
+
+    ## Example
+    ```python
+    model.eval()
+    with torch.inference_mode():
+        for x in requests_batches:
+            out.append(model(x))
+    ```
+
+    ## Use instead
+    ```python
+    model.eval()
+    fast = torch.compile(model)   # or torch.jit.trace(model, example)
+    with torch.inference_mode():
+        for x in requests_batches:
+            out.append(fast(x))
+    ```
+
+    ## Fix safety
+    Unsafe: compilation takes seconds to minutes on the first call and recompiles on new input
+    shapes; traced models freeze Python control flow. Numerics may differ in the last bits.
+    Worth it only when the loop runs long enough to repay the compile time.
+
+    ## References
+    - Seed article, chapter 4.4 ("inference without jit.trace or ONNX acceleration").
+    - PyTorch: `torch.compile` tutorial; `torch.jit.trace`; `torch.onnx.export`.
+    """
+    flags = cell_flags(facts)
+    if "compile" in flags or "train" in flags:  # a training notebook: compile advice is for training
+        return
+    seen: set[int] = set()
+    for call in facts.calls:
+        loop = call.loop
+        if loop is None or not is_model_call(facts, call) or _training(facts, call):
+            continue
+        if facts.kind(call.node.func if isinstance(call.node.func, cst.Name) else call.receiver) != "model":
+            continue
+        if id(loop.node) not in seen:
+            seen.add(id(loop.node))
+            yield loop.node
+
+
+@fixer_for("AIP506", "Compile the model")
+def fix_compile(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
+    loop: Any = expect(node, (cst.For, cst.While))
+    if loop is None:
+        return "no loop on the finding's line"
+    local_defs = {n.name.value for n in cell.nodes((cst.FunctionDef, cst.ClassDef))}  # type: ignore[attr-defined]
+    candidates = [
+        n
+        for n in walk_all(loop.body)
+        if isinstance(n, cst.Call)
+        and isinstance(n.func, cst.Name)  # type: ignore[attr-defined]
+        and not hasattr(builtins, n.func.value)
+        and n.func.value not in local_defs
+    ]
+    if not candidates:
+        return "no model call (model(x)) found in the loop"
+    preferred = [c for c in candidates if any(w in c.func.value.lower() for w in ("model", "net", "encoder"))]  # type: ignore[attr-defined]
+    model = (preferred or candidates)[0].func.value  # type: ignore[attr-defined]
+    if model in names_in(loop.target) if isinstance(loop, cst.For) else False:
+        return "the called name changes every iteration"
+    if contains(loop, cst.Call) and any(
+        isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "backward"
+        for n in walk_all(loop)
+    ):
+        return "the loop trains the model; compile it where the training is set up"
+    edits = Edits("Compile the model once with torch.compile (first call is slow)", safety="unsafe")
+    compiled = cell.fresh(f"{model}_compiled")
+    # a new name, not model = torch.compile(model): the user's model keeps its state_dict keys
+    edits.before[loop] = [f"{compiled} = {edits.need(cell, 'torch')}.compile({model})\n"]
+    for n in walk_all(loop.body):  # type: ignore[attr-defined]
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == model:
+            edits.replace[n.func] = cst.Name(compiled)
+    return edits
