@@ -38,14 +38,14 @@ def __getattr__(name: str) -> Any:
 
 def load_ipython_extension(ipython: Any) -> None:
     """Called by ``%load_ext aiperf_magic``; loading twice is harmless."""
-    from .ipython.magic import load
+    from .ipython.extension import load
 
     load(ipython)
 
 
 def unload_ipython_extension(ipython: Any) -> None:
     """Called by ``%unload_ext aiperf_magic``: removes the magics and stops anything running."""
-    from .ipython.magic import unload
+    from .ipython.extension import unload
 
     unload(ipython)
 

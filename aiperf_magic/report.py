@@ -1,7 +1,8 @@
 """The Report: plain data shared by every layer of aiperf.
 
-Measurers fill it, renderers read it, scripts keep it as JSON. Nothing here imports
-IPython, widgets, pandas or torch. Field names are a public contract: add, never rename.
+Measurers fill it, renderers read it, scripts keep it as JSON. Nothing here imports another part
+of aiperf, IPython, widgets, pandas or torch: how a Report displays is registered by the extension
+when it loads. Field names are a public contract: add, never rename.
 """
 
 from __future__ import annotations
@@ -183,15 +184,6 @@ class Comparison:
     def from_dict(cls, data: dict[str, Any]) -> Comparison:
         return from_dict(cls, data)
 
-    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
-        from .render.comparison import render_comparison_text
-
-        p.text("Comparison(...)" if cycle else render_comparison_text(self))
-
-    def _repr_html_(self) -> str:
-        from .render.comparison import render_comparison_html
-
-        return render_comparison_html(self)
 
 
 @dataclass
@@ -250,15 +242,10 @@ class Report:
     def from_json(cls, text: str) -> Report:
         return cls.from_dict(json.loads(text))
 
-    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
-        from .render.text import render_text
-
-        p.text("Report(...)" if cycle else render_text(self))
-
-    def _repr_html_(self) -> str:
-        from .render.html import render_html
-
-        return render_html(self)
+    def __repr__(self) -> str:
+        # shells with the extension loaded show the full text or HTML view (registered at load time)
+        verdict = f", verdict {self.verdict.code}" if self.verdict else ""
+        return f"Report(wall {self.wall_s:.3g} s, {len(self.findings)} findings{verdict})"
 
 
 def to_dict(obj: Any) -> Any:

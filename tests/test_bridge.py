@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from IPython.core.error import UsageError
 
-from aiperf_magic.apply.bridge import Bridge, Reply, apply_command, parse_reply, ran_text
+from aiperf_magic.apply.bridge import Bridge, Reply, parse_reply, ran_text
+from aiperf_magic.ipython.commands.apply import apply_command
 from aiperf_magic.ipython.subcommands import CommandContext, SessionState
 from aiperf_magic.report import Finding, Fix, Report
 
@@ -169,7 +171,7 @@ class FakeShell:
         self.next_inputs.append((text, replace))
 
 
-@pytest.mark.parametrize("token", ["2", "AIP301", "aip301"])
+@pytest.mark.parametrize("token", ["2", "AIP301", "aip301", "AIP301:2"])
 def test_apply_command_inserts_the_fix_below(token: str, capsys: Any) -> None:
     shell = FakeShell()
     apply_command(CommandContext(shell, SessionState(last_report=_report())), [token])
@@ -180,24 +182,27 @@ def test_apply_command_inserts_the_fix_below(token: str, capsys: Any) -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "Usage: %aiperf apply N"),
+        ([], "usage: %aiperf apply N"),
         (["3"], "There is no finding 3"),
         (["0"], "There is no finding 0"),
-        (["AIP999"], "No finding 'AIP999'"),
+        (["AIP999"], "no AIP999 finding"),
+        (["AIP301:9"], "no AIP301 finding on line 9"),
+        (["AIP3x"], "is not a finding"),
         (["1"], "has no rewrite"),
     ],
 )
 def test_apply_command_bad_input_changes_nothing(argv: list[str], message: str, capsys: Any) -> None:
     shell = FakeShell()
-    apply_command(CommandContext(shell, SessionState(last_report=_report())), argv)
-    assert message in capsys.readouterr().out
+    with pytest.raises(UsageError, match=message):
+        apply_command(CommandContext(shell, SessionState(last_report=_report())), argv)
     assert shell.next_inputs == []
 
 
 def test_apply_command_before_any_report(capsys: Any) -> None:
     shell = FakeShell()
-    apply_command(CommandContext(shell, SessionState()), ["1"])
-    assert "No %%aiperf report yet" in capsys.readouterr().out and shell.next_inputs == []
+    with pytest.raises(UsageError, match="No %%aiperf cell has run yet"):
+        apply_command(CommandContext(shell, SessionState()), ["1"])
+    assert shell.next_inputs == []
 
 
 def test_apply_after_try_says_what_the_try_proved(ip: Any) -> None:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..report import Finding, Report
+from ..report import Report
 
 COMM_TARGET = "aiperf_magic"
 REPLY_TIMEOUT_S = 5.0
@@ -151,63 +151,3 @@ def parse_reply(data: Any) -> Reply:
         reason=str(data.get("reason") or ""),
         new_cell_id=new_id if isinstance(new_id, str) else None,
     )
-
-
-def pick_finding(report: Report, token: str) -> tuple[int, Finding] | str:
-    """Finds ``N`` (1-based, as numbered in the panel and text report) or a rule code like AIP301."""
-    findings = report.findings
-    if token.isdigit():
-        n = int(token)
-        if 1 <= n <= len(findings):
-            return n, findings[n - 1]
-        return f"There is no finding {n}: the last report has {len(findings)}."
-    for n, finding in enumerate(findings, 1):
-        if finding.code.upper() == token.upper():
-            return n, finding
-    codes = ", ".join(f.code for f in findings) or "none"
-    return f"No finding {token!r} in the last report (it has: {codes})."
-
-
-APPLY_USAGE = "Usage: %aiperf apply N   (N is the finding's number in the last %%aiperf report, or its code)"
-
-
-def apply_command(ctx: Any, argv: list[str]) -> None:
-    """``%aiperf apply N``: puts finding N's rewrite in a new cell below, for you to run.
-
-    The original cell is left as it was. This is the fallback when the notebook extension is
-    missing; it works in any front end that honours ``set_next_input`` (JupyterLab, Notebook,
-    VS Code, the IPython terminal).
-    """
-    if len(argv) != 1:
-        print(APPLY_USAGE)
-        return
-    report = ctx.state.last_report
-    if report is None:
-        print("No %%aiperf report yet: run a cell with %%aiperf first.")
-        return
-    picked = pick_finding(report, argv[0])
-    if isinstance(picked, str):
-        print(picked)
-        return
-    n, finding = picked
-    fix = finding.fix
-    if fix is None or not fix.source:
-        why = fix.reason if fix is not None and fix.reason else "this rule offers no automatic rewrite"
-        print(f"Finding {n} ({finding.code}) has no rewrite: {why}.")
-        return
-    # replace=False: a new cell below, so nothing the user wrote is overwritten.
-    ctx.shell.set_next_input(cell_text(report, fix.source), replace=False)
-    note = _tried_note(ctx.state.comparisons.get(fix.source), fix.safety)
-    print(f"Inserted the rewrite for finding {n} ({finding.code}: {fix.title}) as the next cell.{note}")
-
-
-def _tried_note(tried: Any, safety: str) -> str:
-    """What ``%aiperf try`` proved about this rewrite, for the line printed after inserting it."""
-    if tried is None:
-        return " It was not checked for equal results; try it first." if safety == "unsafe" else ""
-    if tried.error or tried.refused:
-        return " Its try did not complete; check it before relying on it."
-    if not tried.equal:
-        return f" Careful: its try gave different results ({tried.difference})."
-    speed = f", {tried.speedup:.1f}x faster" if tried.speedup else ""
-    return f" Its try gave equal results{speed}."

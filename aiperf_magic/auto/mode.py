@@ -16,11 +16,11 @@ import re
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..ipython.subcommands import SessionState
+from ..cell.source import split_magic_cell
 from ..measure.run import CellRun, RunOptions
+from ..units import seconds
 from .history import CellRecord, CellTable, History, rank
 from .scan import StaticScan
 from .ticker import TickedSampler, Ticker
@@ -28,7 +28,6 @@ from .ticker import TickedSampler, Ticker
 DEFAULT_THRESHOLD_S = 1.0
 INTERVAL_MS = 100.0
 _AIPERF_LINE = re.compile(r"%aiperf(\s|$)")
-_EVENTS = ("pre_run_cell", "post_run_cell")
 _NO_RESULT: Any = object()  # shells older than IPython 7 call post_run_cell without a result
 
 
@@ -85,43 +84,29 @@ def default_probes() -> list[Any]:
     return probes
 
 
-@dataclass
-class _Pending:
-    """What ``pre_run_cell`` learned about the cell now running."""
-
-    raw: str | None  # None: the shell did not say (old IPython)
-    execution_count: int | None
-    reports_before: set[int] = field(default_factory=set)  # ids of the session's %%aiperf Reports
-    run: CellRun | None = None
-
-
 class AutoMode:
-    """Hooks, probes and history of auto mode for one shell. Kept in ``state.extras["auto"]``."""
+    """Probes and history of auto mode for one shell. Kept in ``state.extras["auto"]``."""
 
-    def __init__(self, shell: Any, state: SessionState, *, scan: Callable[..., list[Any]] | None = None,
+    def __init__(self, shell: Any, state: Any, *, scan: Callable[..., list[Any]] | None = None,
                  probes: Callable[[], list[Any]] = default_probes, clock: Callable[[], float] = time.time,
                  echo: Callable[[str], None] = print) -> None:
         self.shell = shell
-        self.state = state
+        self.state = state  # the extension's SessionState: its reports join the ranking
         self.history = History()
         self.threshold_s = DEFAULT_THRESHOLD_S
         self.scan = scan if scan is not None else StaticScan()
         self.notes: list[str] = []
+        self.enabled = False
+        self._on_since = 0.0
         self._make_probes = probes
         self._probes: list[KeptProbe] = []
         self._ticker: Ticker | None = None
         self._clock = clock
         self._echo = echo
-        self._pending: _Pending | None = None
-        self._nested = 0  # run_cell called from inside a measured cell
 
     # -- switching -------------------------------------------------------------------------------
-    @property
-    def enabled(self) -> bool:
-        return self.pre_run_cell in self.shell.events.callbacks["pre_run_cell"]
-
     def on(self, threshold_s: float | None = None) -> bool:
-        """Register the hooks (once); False when they were already registered."""
+        """Start the probes (once); False when auto mode was already on."""
         if threshold_s is not None:
             self.threshold_s = threshold_s
         if self.enabled:
@@ -129,18 +114,13 @@ class AutoMode:
         self._start_probes()
         self._ticker = Ticker(INTERVAL_MS / 1000.0)
         self._ticker.start()
-        for name in _EVENTS:
-            self.shell.events.register(name, getattr(self, name))
+        self.enabled = True
+        self._on_since = time.time()
         return True
 
     def close(self) -> None:
-        """Unregister the hooks and stop the probes; the history stays for ``%aiperf report``."""
-        for name in _EVENTS:
-            with contextlib.suppress(ValueError):  # not registered
-                self.shell.events.unregister(name, getattr(self, name))
-        pending, self._pending, self._nested = self._pending, None, 0
-        if pending is not None and pending.run is not None:
-            pending.run.cancel()  # "%aiperf auto off" ran inside a measured cell
+        """Stop the probes; the history stays for ``%aiperf report``."""
+        self.enabled = False
         if self._ticker is not None:
             self._ticker.close()
             self._ticker = None
@@ -169,91 +149,58 @@ class AutoMode:
         if text not in self.notes:
             self.notes.append(text)
 
-    # -- events ----------------------------------------------------------------------------------
-    # Both take their argument as optional: IPython 8 and 9 pass ExecutionInfo / ExecutionResult,
-    # older shells called these events without arguments.
-    def pre_run_cell(self, info: Any = None) -> None:
-        if self._pending is not None:
-            self._nested += 1  # the cell called run_cell itself: the outer measurement covers it
+    # -- one cell ----------------------------------------------------------------------------------
+    def begin(self, raw: str | None, cell_id: str | None, execution_count: int | None) -> CellRun | None:
+        """Start the light measurement of a cell; None for cells auto mode leaves alone."""
+        if self._skip(raw):
+            return None
+        probes: list[Any] = list(self._probes)
+        run = CellRun(raw or "", user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
+                      execution_count=execution_count, line_offset=0,
+                      options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False), probes=probes)
+        if self._ticker is not None:
+            run.sampler = TickedSampler(self._ticker, probes)  # no thread of its own per cell
+        run.start()
+        return run
+
+    def end(self, run: CellRun, result: Any = _NO_RESULT) -> None:
+        """Finish the cell's measurement, record it, and say a line when the cell earned one."""
+        if not self.enabled:
+            run.cancel()  # the cell switched auto mode off: it is not recorded
             return
         try:
-            raw = getattr(info, "raw_cell", None) if info is not None else None
-            pending = _Pending(raw=raw, execution_count=getattr(self.shell, "execution_count", None),
-                               reports_before={id(r) for r in self.state.reports})
-            self._pending = pending
-            if self._skip(raw):
-                return
-            from ..ipython.magic import _parent_cell_id
-
-            cell_id = getattr(info, "cell_id", None) or _parent_cell_id(self.shell)
-            probes: list[Any] = list(self._probes)
-            run = CellRun(raw or "", user_ns=self.shell.user_ns, stages=[], cell_id=cell_id,
-                          execution_count=pending.execution_count, line_offset=0,
-                          options=RunOptions(interval=INTERVAL_MS, hotspots=False, gpu=False), probes=probes)
-            if self._ticker is not None:
-                run.sampler = TickedSampler(self._ticker, probes)  # no thread of its own per cell
-            pending.run = run
-            run.start()
-        except Exception as exc:  # never break the user's cell
-            self._echo(f"aiperf auto: this cell is not measured ({type(exc).__name__}: {exc})")
-            if self._pending is not None and self._pending.run is not None:
-                self._pending.run.cancel()
-                self._pending.run = None
-
-    def post_run_cell(self, result: Any = _NO_RESULT) -> None:
-        if self._nested:
-            self._nested -= 1
-            return
-        pending, self._pending = self._pending, None
-        if pending is None:
-            return  # auto mode was switched on by this very cell
-        count = getattr(result, "execution_count", None)
-        if count is not None:
-            pending.execution_count = count  # IPython 9 has already counted the cell in pre_run_cell
-        try:
-            self._keep_full_reports(pending)
-            if pending.run is not None:
-                self._finish(pending, result)
+            self._finish(run, result)
         except Exception as exc:
-            if pending.run is not None:
-                pending.run.cancel()
+            run.cancel()
             self._echo(f"aiperf auto: this cell is not recorded ({type(exc).__name__}: {exc})")
 
-    def _finish(self, pending: _Pending, result: Any) -> None:
-        run = pending.run
-        assert run is not None
-        if result is not None and getattr(result, "error_before_exec", None) is not None:
+    def _finish(self, run: CellRun, result: Any) -> None:
+        if result is not None and result is not _NO_RESULT and getattr(result, "error_before_exec", None) is not None:
             run.cancel()  # it never ran (syntax error): IPython already said so
             return
         # IPython passes None when the cell was interrupted before it could build a result.
         error = KeyboardInterrupt() if result is None else getattr(result, "error_in_exec", None)
         report = run.finish(error)
-        report.execution_count = pending.execution_count
-        if pending.raw:
-            report.findings = list(self.scan(pending.raw, self.shell.user_ns))
+        count = getattr(result, "execution_count", None)
+        if count is not None:
+            report.execution_count = count  # IPython 9 has already counted the cell in pre_run_cell
+        if run.source:
+            report.findings = list(self.scan(run.source, self.shell.user_ns))
         scan_note = getattr(self.scan, "note", None)
         if scan_note:
             self._note(scan_note)
         record = CellRecord.from_report(report, "auto")
         self.history.add(record)
-        line = self.note_for(record)
-        if line:
-            self._echo(line)
+        if self.worth_a_note(record):
+            self._echo(note_line(record))
 
-    def _keep_full_reports(self, pending: _Pending) -> None:
-        for report in self.state.reports:
-            if id(report) not in pending.reports_before:
-                record = CellRecord.from_report(report, "aiperf")
-                record.execution_count = pending.execution_count
-                self.history.add(record)
+    def keep(self, report: Any) -> None:
+        """A ``%%aiperf`` cell's full Report joins the history (not the cell that switched auto mode on)."""
+        if self.enabled and report.started_at >= self._on_since:
+            self.history.add(CellRecord.from_report(report, "aiperf"))
 
     def _skip(self, raw: str | None) -> bool:
         """Cells aiperf measures fully or that are aiperf's own commands, and empty cells."""
-        from ..ipython.magic import split_magic_cell
-
-        magics = getattr(self.shell, "_aiperf_magics", None)
-        if magics is not None and magics.active is not None:
-            return True
         if raw is None:
             return False
         if split_magic_cell(raw) is not None:
@@ -262,20 +209,9 @@ class AutoMode:
         code = [ln for ln in lines if ln and not ln.startswith("#")]
         return not code or all(_AIPERF_LINE.match(ln) for ln in code)
 
-    def note_for(self, record: CellRecord) -> str | None:
-        """The one line shown under a slow cell or one with findings; None keeps auto mode quiet."""
-        if record.wall_s < self.threshold_s and not record.findings:
-            return None
-        from ..render.format import seconds
-
-        cell = f" [{record.execution_count}]" if record.execution_count is not None else ""
-        parts = [f"{seconds(record.wall_s)}, {record.cores_used:.1f} CPU cores"]
-        if record.error:
-            parts.append(f"raised {record.error.split(':', 1)[0]}")
-        if record.findings:
-            parts.append(" ".join(record.finding_codes))
-        hint = "%%aiperf this cell for hot lines and fixes, %aiperf report for the slowest cells"
-        return f"aiperf{cell}: {' · '.join(parts)} · {hint}"
+    def worth_a_note(self, record: CellRecord) -> bool:
+        """Auto mode stays quiet except under slow cells and cells with findings."""
+        return record.wall_s >= self.threshold_s or bool(record.findings)
 
     def clear(self) -> int:
         return self.history.clear(self._clock())
@@ -286,3 +222,17 @@ class AutoMode:
             notes.append("auto mode is off: only %%aiperf cells are listed "
                          "(%aiperf auto on times every cell)")
         return rank(self.history.merged(self.state.reports), top, notes)
+
+
+HINT = "%%aiperf this cell for hot lines and fixes, %aiperf report for the slowest cells"
+
+
+def note_line(record: CellRecord) -> str:
+    """The one line auto mode shows under a slow cell or one with findings."""
+    cell = f" [{record.execution_count}]" if record.execution_count is not None else ""
+    parts = [f"{seconds(record.wall_s)}, {record.cores_used:.1f} CPU cores"]
+    if record.error:
+        parts.append(f"raised {record.error.split(':', 1)[0]}")
+    if record.findings:
+        parts.append(" ".join(record.finding_codes))
+    return f"aiperf{cell}: {' · '.join(parts)} · {HINT}"

@@ -1,11 +1,11 @@
-"""IPython adapter: the ``%%aiperf`` cell magic and the ``%aiperf`` subcommands.
+"""The ``%%aiperf`` cell magic (its options and help) and the ``%aiperf`` line magic.
 
 How a ``%%aiperf`` cell runs: the cell must behave exactly as it would without the magic, so aiperf
-does not execute the body itself. An input transformer blanks the ``%%aiperf`` line (keeping line
-numbers, so tracebacks point at the user's own lines), IPython runs the body as an ordinary cell
-(``_``, ``Out``, display, ``!cmd``, ``%magic``, top-level ``await``, exceptions and
-KeyboardInterrupt all as usual, and a failing cell fails), and the ``pre_run_cell`` /
-``post_run_cell`` events start and stop the measurement around it.
+does not execute the body itself. An input transformer (:mod:`.extension`) blanks the ``%%aiperf``
+line (keeping line numbers, so tracebacks point at the user's own lines), IPython runs the body as
+an ordinary cell (``_``, ``Out``, display, ``!cmd``, ``%magic``, top-level ``await``, exceptions
+and KeyboardInterrupt all as usual, and a failing cell fails), and the one cell hook
+(:mod:`.hook`) calls :meth:`AiperfMagics.begin` and :meth:`AiperfMagics.end` around it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from ..cell.source import split_magic_cell
 from ..measure.run import CellRun, RunOptions
+from .hook import _NO_RESULT, parent_cell_id
 from .subcommands import SUBCOMMANDS, CommandContext, SessionState, resolve
 
 MAGIC = "%%aiperf"
@@ -33,8 +35,8 @@ class AiperfMagics(Magics):
     def __init__(self, shell: Any) -> None:
         super().__init__(shell)
         self.state = SessionState()
-        # (run, options, started by the pre_run_cell event?)
-        self.active: tuple[CellRun, Any, bool] | None = None
+        self.hook: Any = None  # the extension's CellHook (set when the extension loads)
+        self.active: CellRun | None = None  # a cell the magic function itself measures
 
     @magic_arguments()
     @argument("-o", dest="return_report", action="store_true",
@@ -86,15 +88,15 @@ class AiperfMagics(Magics):
         if cell is None:
             return self._subcommand(line)
         args = parse_argstring(self.aiperf, line)
-        _check(args)
+        check_options(args)
         # Reached only when the input transformer could not take the cell (it is nested in a
         # measured cell, starts with another cell magic, or was called as a function):
         # run the body as a cell of its own.
-        if self.active is not None:
+        if self.active is not None or (self.hook is not None and self.hook.measuring_full):
             print("aiperf: nested %%aiperf ignored; the outer cell is already measured.")
             return self.shell.run_cell(cell, store_history=False).result
         run = self._new_run(cell, args, root_code=_RUN_CODE, line_offset=0)
-        self.active = (run, args, False)
+        self.active = run
         run.start()
         try:
             result = self.shell.run_cell(cell, store_history=False)
@@ -104,42 +106,30 @@ class AiperfMagics(Magics):
         report = run.finish(err)
         return self._deliver(report, args, as_return=True)
 
-    # -- events: measure a cell that IPython runs normally --------------------------------------------
-    def pre_run_cell(self, info: Any) -> None:
-        try:
-            self._pre_run_cell(info)
-        except Exception as exc:  # never break the user's cell
-            print(f"aiperf: measurement not started ({type(exc).__name__}: {exc})")
-            self.active = None
-
-    def _pre_run_cell(self, info: Any) -> None:
-        raw = getattr(info, "raw_cell", None) or ""
-        split = split_magic_cell(raw)
+    # -- the hook's side: measure a cell that IPython runs normally --------------------------------
+    def begin(self, raw: str | None, cell_id: str | None, execution_count: int | None) -> Any:
+        """Start measuring a ``%%aiperf`` cell; None when the magic itself must handle it."""
+        split = split_magic_cell(raw or "")
         if split is None:
-            return
-        if self.active is not None:
-            self.active[0].notes.append("nested %%aiperf ignored: the outer cell is measured")
-            return
+            return None
         line, body = split
-        args = _parse_or_none(self, line)
+        args = parse_options(self, line)
         if args is None or body.lstrip().startswith("%%"):
-            return  # the magic function reports the usage error / runs the other cell magic
-        cell_id = getattr(info, "cell_id", None) or _parent_cell_id(self.shell)
+            return None  # the magic function reports the usage error / runs the other cell magic
         run = self._new_run(body, args, root_code=_RUN_CODE, line_offset=1, cell_id=cell_id)
-        run.magic_line = raw.lstrip("\n").split("\n", 1)[0]
-        self.active = (run, args, True)
+        run.magic_line = (raw or "").lstrip("\n").split("\n", 1)[0]
+        run.state["args"] = args
         run.start()
+        return run
 
-    def post_run_cell(self, result: Any) -> None:
-        if self.active is None or not self.active[2]:
-            return
-        run, args, _ = self.active
-        self.active = None
+    def end(self, run: CellRun, result: Any = _NO_RESULT) -> None:
+        """Finish the measurement and show the report (nothing when the cell never ran)."""
+        args = run.state["args"]
         try:
-            if result is not None and result.error_before_exec is not None:
+            if result is not None and result is not _NO_RESULT and result.error_before_exec is not None:
                 run.cancel()  # syntax error: IPython already showed it at the user's line
                 return
-            error = KeyboardInterrupt() if result is None else result.error_in_exec
+            error = KeyboardInterrupt() if result is None else getattr(result, "error_in_exec", None)
             report = run.finish(error)
             # IPython 9 numbers a stored cell before pre_run_cell: the result has the number the user sees.
             report.execution_count = getattr(result, "execution_count", None) or report.execution_count
@@ -154,12 +144,15 @@ class AiperfMagics(Magics):
         options = RunOptions(interval=args.interval, hotspots=not args.no_hotspots, gpu=not args.no_gpu,
                              torch_profile=args.torch_profile, text=args.text)
         return CellRun(body, user_ns=self.shell.user_ns, options=options,
-                       cell_id=cell_id or _parent_cell_id(self.shell),
+                       cell_id=cell_id or parent_cell_id(self.shell),
                        execution_count=getattr(self.shell, "execution_count", None),
                        root_code=root_code, line_offset=line_offset)
 
     def _deliver(self, report: Any, args: Any, *, as_return: bool) -> Any:
         self.state.remember(report)
+        auto = self.state.extras.get("auto")
+        if auto is not None:
+            auto.keep(report)  # auto mode's ranking holds the full report
         if args.var:
             self.shell.user_ns[args.var] = report
         if args.return_report:
@@ -167,7 +160,7 @@ class AiperfMagics(Magics):
                 return report
             self.shell.displayhook(report)  # becomes Out[n] and _, as a returned value would
             return None
-        from ..render import show
+        from .display import show
 
         show(report, text_only=args.text, namespace=self.shell.user_ns)
         return None
@@ -186,98 +179,18 @@ class AiperfMagics(Magics):
         return func(CommandContext(shell=self.shell, state=self.state), argv[1:])
 
 
-def split_magic_cell(raw: str) -> tuple[str, str] | None:
-    """(option line, body) when ``raw`` is a ``%%aiperf`` cell, else None."""
-    text = raw.lstrip("\n")
-    first, _, body = text.partition("\n")
-    if not first.startswith(MAGIC) or first[len(MAGIC):len(MAGIC) + 1] not in ("", " ", "\t"):
-        return None
-    options = first[len(MAGIC):].strip()
-    if options.endswith("?"):
-        return None  # "%%aiperf?" asks for help
-    return options, body
-
-
-def _parse_or_none(magics: AiperfMagics, line: str) -> Any:
+def parse_options(magics: AiperfMagics, line: str) -> Any:
+    """The ``%%aiperf`` options, or None when they do not parse (the magic then says why)."""
     try:
         args = parse_argstring(magics.aiperf, line)
-        _check(args)
+        check_options(args)
         return args
     except (UsageError, SystemExit, ValueError):
         return None
 
 
-def _check(args: Any) -> None:
+def check_options(args: Any) -> None:
     if not args.interval > 0:
         raise UsageError("--interval must be a positive number of milliseconds")
     if args.var is not None and not args.var.isidentifier():
         raise UsageError(f"--var needs a Python name, not {args.var!r}")
-
-
-def _parent_cell_id(shell: Any) -> str | None:
-    """The notebook cell id JupyterLab 4 / Notebook 7 send with each execute request."""
-    kernel: Any = getattr(shell, "kernel", None)
-    try:
-        parent = kernel.get_parent() if hasattr(kernel, "get_parent") else getattr(kernel, "_parent_header", {})
-        cell_id = (parent or {}).get("metadata", {}).get("cellId")
-        return str(cell_id) if cell_id else None
-    except Exception:
-        return None
-
-
-# -- extension entry ------------------------------------------------------------------------------
-class _Transformer:
-    """Input transformer: the ``%%aiperf`` line becomes blank, the body runs as the cell."""
-
-    def __init__(self, magics: AiperfMagics) -> None:
-        self.magics = magics
-        self.has_side_effects = False
-
-    def __call__(self, lines: list[str]) -> list[str]:
-        if not lines:
-            return lines
-        split = split_magic_cell("".join(lines))
-        if split is None or split[1].lstrip().startswith("%%"):
-            return lines
-        if _parse_or_none(self.magics, split[0]) is None:
-            return lines  # let the magic itself raise the usage error
-        return ["\n", *lines[1:]]
-
-
-def load(shell: Any) -> None:
-    if getattr(shell, "_aiperf_magics", None) is not None:
-        return  # loading twice is harmless
-    magics = AiperfMagics(shell)
-    shell.register_magics(magics)
-    transformer = _Transformer(magics)
-    shell.input_transformers_cleanup.append(transformer)
-    shell.events.register("pre_run_cell", magics.pre_run_cell)
-    shell.events.register("post_run_cell", magics.post_run_cell)
-    shell._aiperf_magics = magics
-    shell._aiperf_transformer = transformer
-
-
-def unload(shell: Any) -> None:
-    magics = getattr(shell, "_aiperf_magics", None)
-    if magics is None:
-        return
-    if magics.active is not None:
-        magics.active[0].cancel()
-        magics.active = None
-    for name in ("pre_run_cell", "post_run_cell"):
-        try:
-            shell.events.unregister(name, getattr(magics, name))
-        except ValueError:
-            pass
-    for extra in list(magics.state.extras.values()):
-        close = getattr(extra, "close", None)
-        if callable(close):
-            close()  # auto mode hooks, bridge comms...
-    magics.state.extras.clear()
-    transformer = getattr(shell, "_aiperf_transformer", None)
-    if transformer in shell.input_transformers_cleanup:
-        shell.input_transformers_cleanup.remove(transformer)
-    for kind in ("line", "cell"):
-        shell.magics_manager.magics[kind].pop("aiperf", None)
-    shell._aiperf_magics = None
-    shell._aiperf_transformer = None

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..report import Finding
-from ..rules.engine import Context, analyze
+from ..rules import Context, analyze
 
 SKIP_DIRS = frozenset(
     {

@@ -15,9 +15,7 @@ from typing import Any
 
 from ..report import GpuSeries, Samples
 from .hotspots import LineSampler
-from .probes.base import Probe
-
-THREAD_PREFIX = "aiperf-"
+from .probes.base import THREAD_PREFIX, Probe
 
 _SCALAR_COLUMNS = (
     "cpu_percent", "cpu_per_core", "rss_bytes", "mem_available_bytes", "swap_used_bytes",

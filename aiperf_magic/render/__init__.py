@@ -1,4 +1,5 @@
-"""Views of a Report. Each renderer takes a Report and returns a view; ``show`` publishes one."""
+"""Views of a Report. Each renderer takes a Report and returns a view; :func:`report_bundle` gathers
+the views one display carries. The only part that imports ipywidgets or plotly (in ``panel/``)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,17 @@ from .frontend import can_render_widgets
 from .html import render_html
 from .text import render_text
 
-__all__ = ["render_html", "render_text", "show"]
+__all__ = ["render_html", "render_text", "report_bundle"]
 
 
-def show(report: Report, text_only: bool = False, namespace: dict[str, Any] | None = None) -> None:
-    """Publish the report as one display: text for terminals, HTML for notebooks and renderings.
-
-    In a Jupyter kernel the same display also carries the interactive panel; front ends that
-    cannot show widgets (nbconvert, GitHub, a notebook reopened without its kernel) fall back to
-    the HTML in it. ``namespace`` is where Try finds the cell's inputs (the user's namespace).
-    """
-    from IPython.display import display
-
+def report_bundle(report: Report, text_only: bool = False, namespace: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The report as one display bundle: text for terminals, HTML for notebooks and renderings, and
+    in a Jupyter kernel the interactive panel (front ends without widgets fall back to the HTML)."""
     bundle: dict[str, Any] = {"text/plain": render_text(report)}
     if not text_only:
         bundle["text/html"] = render_html(report)
         bundle = _with_panel(report, bundle, namespace)
-    display(bundle, raw=True)
+    return bundle
 
 
 def _with_panel(report: Report, bundle: dict[str, Any], namespace: dict[str, Any] | None) -> dict[str, Any]:

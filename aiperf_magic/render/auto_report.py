@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import units as fmt
 from ..auto.history import CellRecord, CellTable
-from . import format as fmt
 
 HEADERS = ("#", "cell", "cell id", "wall", "CPU", "peak mem", "GPU", "verdict", "findings", "first line")
 TEXT_FIRST_LINE = 44
@@ -162,3 +162,4 @@ def bar_chart_svg(table: CellTable, width: int = 640, bar: int = 14) -> str:
               f'<span style="color:{_CPU}">■</span> CPU time</div>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img" '
             f'aria-label="wall time of the slowest cells">{"".join(items)}</svg>{legend}')
+

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .. import units as fmt
 from ..report import Report, Samples
-from . import format as fmt
 from .summary import (
     cpu_wait_line,
     gpu_line,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .. import units as fmt
 from ..report import Report
-from . import format as fmt
 
 
 def headline(report: Report) -> list[tuple[str, str]]:

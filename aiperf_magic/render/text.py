@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from .. import units as fmt
 from ..report import Report
-from . import format as fmt
 from .summary import (
     cpu_wait_line,
     gpu_line,

@@ -8,7 +8,11 @@
 
 from __future__ import annotations
 
-from .engine import Analysis, Context, analyze, analyze_cell
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..report import Finding
+from .engine import Analysis, Context, analyze_cell
 from .families import PARSE_ERROR
 from .fixing import apply_fixes, attach_fixes, fix, fix_findings, propose
 from .registry import HEADINGS, RULES, Rule, all_rules
@@ -17,3 +21,28 @@ __all__ = [
     "HEADINGS", "PARSE_ERROR", "RULES", "Analysis", "Context", "Rule", "all_rules", "analyze", "analyze_cell",
     "apply_fixes", "attach_fixes", "fix", "fix_findings", "propose",
 ]
+
+
+def analyze(
+    source: str,
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    context: Context | None = None,
+    fixes: bool = True,
+) -> list[Finding]:
+    """Static findings for one cell (or file), sorted by position.
+
+    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). ``namespace`` is
+    the live namespace of ``%%aiperf`` (objects there tell what a name holds). ``context`` carries
+    names imported and defined by earlier cells of a notebook; it is updated with this cell's.
+    A cell that starts with ``%%time``/``%%timeit``/``%%aiperf`` is analysed on its body (lines
+    still count from the magic line); other cell magics (``%%bash``...) are not Python: no findings.
+    With ``fixes`` (the default) each finding whose rule has a fixer carries its rewrite in
+    ``finding.fix`` (or the reason there is none), and ``finding.fixable`` says whether it has one.
+    """
+    analysis = analyze_cell(source, select=select, ignore=ignore, namespace=namespace, context=context)
+    if fixes and analysis.findings:
+        attach_fixes(analysis)
+    return analysis.findings

@@ -3,7 +3,7 @@
 One parse (:mod:`aiperf_magic.cell.parsed`), one traversal (:mod:`.facts`), then every selected
 rule queries the facts. Positions are computed only when something was found, and mapped back to
 the user's own lines. The same parse is handed to the fixers (:mod:`.fixing`), which receive the
-very nodes the detectors flagged.
+very nodes the detectors flagged; :func:`aiperf_magic.rules.analyze` does both.
 """
 
 from __future__ import annotations
@@ -47,33 +47,6 @@ class Analysis:
 
     def node_of(self, finding: Finding) -> cst.CSTNode | None:
         return self.nodes.get(id(finding))
-
-
-def analyze(
-    source: str,
-    *,
-    select: Iterable[str] | str | None = None,
-    ignore: Iterable[str] | str | None = None,
-    namespace: Mapping[str, Any] | None = None,
-    context: Context | None = None,
-    fixes: bool = True,
-) -> list[Finding]:
-    """Static findings for one cell (or file), sorted by position.
-
-    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). ``namespace`` is
-    the live namespace of ``%%aiperf`` (objects there tell what a name holds). ``context`` carries
-    names imported and defined by earlier cells of a notebook; it is updated with this cell's.
-    A cell that starts with ``%%time``/``%%timeit``/``%%aiperf`` is analysed on its body (lines
-    still count from the magic line); other cell magics (``%%bash``...) are not Python: no findings.
-    With ``fixes`` (the default) each finding whose rule has a fixer carries its rewrite in
-    ``finding.fix`` (or the reason there is none), and ``finding.fixable`` says whether it has one.
-    """
-    analysis = analyze_cell(source, select=select, ignore=ignore, namespace=namespace, context=context)
-    if fixes and analysis.findings:
-        from .fixing import attach_fixes  # libcst's transformer machinery loads only when needed
-
-        attach_fixes(analysis)
-    return analysis.findings
 
 
 def analyze_cell(

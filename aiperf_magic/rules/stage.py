@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .engine import analyze
+from . import analyze
 
 if TYPE_CHECKING:
     from ..measure.run import CellRun

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from IPython.core.error import UsageError
+
 from aiperf_magic.rules.catalog import RuleDoc, RuleTable, explain, markdown_html
 from aiperf_magic.rules.registry import Rule
 
@@ -25,9 +28,12 @@ def test_explain_line_magic(ip: Any) -> None:
     assert "## Why is this bad?" in plain and "iterrows" in plain
     html = doc._repr_html_()
     assert "<h4>Why is this bad?</h4>" in html and "<pre><code>" in html
-    unknown = ip.run_line_magic("aiperf", "explain AIP399")
-    assert unknown.rule is None and "AIP301" in unknown.text()
-    assert "Usage" in ip.run_line_magic("aiperf", "explain").text()
+    with pytest.raises(UsageError, match=r"Unknown rule code 'AIP399'\. Did you mean AIP301"):
+        ip.run_line_magic("aiperf", "explain AIP399")
+    with pytest.raises(UsageError, match="usage: %aiperf explain CODE"):
+        ip.run_line_magic("aiperf", "explain")
+    verdict = ip.run_line_magic("aiperf", "explain AIP901")
+    assert verdict.rule is not None and "## Why is this bad?" in verdict.text() and "gpu-starved" in verdict.text()
 
 
 def test_cell_magic_puts_findings_in_the_report(ip: Any) -> None:

@@ -34,9 +34,11 @@ def records(ip) -> list[CellRecord]:
 
 
 def hooks(ip) -> list[int]:
+    """[1, 1] while auto mode measures cells through the extension's one hook, [0, 0] when it does not."""
     m = ip._aiperf_magics.state.extras.get("auto")
-    return [sum(1 for cb in ip.events.callbacks[e] if getattr(cb, "__self__", None) is m and m is not None)
-            for e in ("pre_run_cell", "post_run_cell")]
+    hook = ip._aiperf_magics.hook
+    on = m is not None and m.enabled
+    return [ip.events.callbacks[e].count(getattr(hook, e)) * on for e in ("pre_run_cell", "post_run_cell")]
 
 
 def report(ip, argv: str = "") -> CellTableView:
@@ -130,8 +132,10 @@ def test_hooks_registered_once_and_removed_by_off_and_unload(ip):
 
     run(ip, "%aiperf auto on")
     auto_mode = mode(ip)
+    hook = ip._aiperf_magics.hook
     ip.run_line_magic("unload_ext", "aiperf_magic")
-    assert not any(getattr(cb, "__self__", None) is auto_mode
+    assert not auto_mode.enabled
+    assert not any(getattr(cb, "__self__", None) in (auto_mode, hook)
                    for e in ("pre_run_cell", "post_run_cell") for cb in ip.events.callbacks[e])
     ip.run_line_magic("load_ext", "aiperf_magic")  # the fixture unloads it again
 
@@ -182,12 +186,15 @@ def test_interrupted_nested_and_syntax_error_cells(auto):
 
 def test_old_shells_calling_the_hooks_without_arguments(ip):
     auto_mode = AutoMode(ip, ip._aiperf_magics.state)
-    auto_mode.pre_run_cell()
-    auto_mode.post_run_cell()
+    ip._aiperf_magics.state.extras["auto"] = auto_mode
+    auto_mode.on()
+    hook = ip._aiperf_magics.hook
+    hook.pre_run_cell()
+    hook.post_run_cell()
     assert len(auto_mode.history.records) == 1
     assert auto_mode.history.records[0].error is None  # no result is not an interruption
-    auto_mode.pre_run_cell()
-    auto_mode.post_run_cell(None)  # IPython's way of saying the cell was interrupted early
+    hook.pre_run_cell()
+    hook.post_run_cell(None)  # IPython's way of saying the cell was interrupted early
     assert auto_mode.history.records[1].error == "KeyboardInterrupt"
     auto_mode.close()
 

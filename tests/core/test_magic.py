@@ -175,7 +175,7 @@ def test_threads_and_subprocesses_in_the_cell(ip):
 
 def test_load_twice_is_harmless_and_unload_removes_everything(ip):
     ip.run_line_magic("load_ext", "aiperf_magic")
-    assert ip.events.callbacks["pre_run_cell"].count(ip._aiperf_magics.pre_run_cell) == 1
+    assert ip.events.callbacks["pre_run_cell"].count(ip._aiperf_magics.hook.pre_run_cell) == 1
     ip.run_line_magic("unload_ext", "aiperf_magic")
     assert "aiperf" not in ip.magics_manager.magics["cell"]
     assert not any(type(t).__name__ == "_Transformer" for t in ip.input_transformers_cleanup)

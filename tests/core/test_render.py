@@ -78,4 +78,4 @@ def test_html_and_text_for_an_empty_report():
     report = Report(source="")
     assert "aiperf" in render_text(report)
     assert render_html(report).startswith('<div class="aiperf-report"')
-    assert report._repr_html_() == render_html(report)
+    assert "Report(wall" in repr(report)  # the full views are registered by the extension

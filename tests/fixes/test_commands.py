@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from IPython.core.error import UsageError
 
-from aiperf_magic.ipython.commands.fixes import CellFix, Message, fix_command, try_command
+from aiperf_magic.ipython.commands.fixes import CellFix, fix_command, try_command
 from aiperf_magic.ipython.subcommands import CommandContext, SessionState
+from aiperf_magic.render.comparison import render_comparison_html
 from aiperf_magic.report import Comparison, Finding, Report
 
 CELL = "for i, row in frame.iterrows():\n    frame.loc[i, 'b'] = row['a'] * 2\n"
@@ -29,7 +31,7 @@ def test_try_runs_the_fix_on_copies_and_shows_a_comparison(ctx) -> None:
     frame = ctx.user_ns["frame"]
     out = try_command(ctx, ["aip301", "--repeat", "2"])
     assert isinstance(out, Comparison) and out.equal and out.finding_code == "AIP301" and out.repeat == 2
-    assert "aiperf try AIP301" in out._repr_html_() or "AIP301" in out._repr_html_()
+    assert "AIP301" in render_comparison_html(out)
     assert ctx.user_ns["frame"] is frame and list(frame.columns) == ["a"]
     shell = ctx.shell
     shell.user_ns["_cmp"] = out
@@ -37,14 +39,19 @@ def test_try_runs_the_fix_on_copies_and_shows_a_comparison(ctx) -> None:
 
 
 def test_try_without_a_report_or_finding_or_fix(ctx) -> None:
-    assert "No %%aiperf cell" in try_command(ctx, ["AIP301"]).text
+    with pytest.raises(UsageError, match="No %%aiperf cell"):
+        try_command(ctx, ["AIP301"])
     ctx.state.remember(report(Finding("AIP201", "m", line=1)))
-    assert "no AIP301 finding" in try_command(ctx, ["AIP301"]).text
-    assert "no AIP201 finding on line 9" in try_command(ctx, ["AIP201:9"]).text
-    msg = try_command(ctx, ["AIP201"])
-    assert isinstance(msg, Message) and "no fix to try" in msg.text
-    assert "usage" in try_command(ctx, []).text
-    assert "&lt;" in Message("<x>")._repr_html_()
+    for argv, message in [
+        (["AIP301"], "no AIP301 finding"),
+        (["AIP201:9"], "no AIP201 finding on line 9"),
+        (["AIP201"], "no fix to try"),
+        ([], "usage: %aiperf try"),
+        (["AIP201", "--repeat", "x"], "invalid int value"),
+        (["AIP201", "--repeat", "0"], "positive number of runs"),
+    ]:
+        with pytest.raises(UsageError, match=message):
+            try_command(ctx, argv)
 
 
 def test_fix_prints_the_rewritten_cell_and_diff(ctx) -> None:
@@ -83,6 +90,6 @@ def test_aiperf_try_and_fix_through_the_magic(ip) -> None:
     with capture_output() as out:
         fixed = ip.run_cell("%aiperf fix --unsafe").result
     assert isinstance(fixed, CellFix) and "frame['b'] = frame['a'] * 2" in fixed.source
-    with capture_output():
-        msg = ip.run_cell("%aiperf try AIP999").result
-    assert isinstance(msg, Message) and "no AIP999 finding" in msg.text
+    with capture_output() as out:
+        result = ip.run_cell("%aiperf try AIP999")
+    assert result.result is None and "no AIP999 finding" in out.stderr + out.stdout

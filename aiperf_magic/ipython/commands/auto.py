@@ -5,7 +5,6 @@ The hooks, probes and history behind them are :class:`~aiperf_magic.auto.mode.Au
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
@@ -13,26 +12,21 @@ from IPython.core.error import UsageError
 
 from ...auto.history import CellRecord, CellTable
 from ...auto.mode import INTERVAL_MS, AutoMode, KeptProbe, default_probes
-from ..subcommands import CommandContext
+from ..subcommands import CommandContext, Parser
 
 DEFAULT_TOP = 10
 
 __all__ = ["AutoMode", "CellTableView", "KeptProbe", "auto_command", "default_probes", "report_command"]
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> Any:
-        raise UsageError(f"{self.prog}: {message}\nusage: {self.format_usage().split(':', 1)[1].strip()}")
-
-
-def _auto_parser() -> _Parser:
-    parser = _Parser(prog="%aiperf auto", add_help=False)
+def _auto_parser() -> Parser:
+    parser = Parser(prog="%aiperf auto", add_help=False)
     parser.add_argument("switch", nargs="?", choices=("on", "off", "status"), default="status")
     parser.add_argument("--threshold", metavar="SECONDS", type=float, default=None)
     return parser
 
 
-def _report_parser() -> _Parser:
-    parser = _Parser(prog="%aiperf report", add_help=False)
+def _report_parser() -> Parser:
+    parser = Parser(prog="%aiperf report", add_help=False)
     parser.add_argument("--top", metavar="N", type=int, default=None)
     parser.add_argument("--save", metavar="PATH.html|PATH.json", default=None)
     parser.add_argument("--clear", action="store_true")

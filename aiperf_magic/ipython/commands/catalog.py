@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from IPython.core.error import UsageError
+
 from ...rules.catalog import RuleDoc, RuleTable, catalog, explain
 
 
@@ -13,7 +15,10 @@ def rules_command(ctx: Any, argv: list[str]) -> RuleTable:
 
 
 def explain_command(ctx: Any, argv: list[str]) -> RuleDoc:
-    """One rule's documentation: ``%aiperf explain AIP301``."""
+    """One code's documentation: ``%aiperf explain AIP301`` (rules and verdicts alike)."""
     if len(argv) != 1:
-        return RuleDoc(None, "Usage: %aiperf explain CODE   (for example: %aiperf explain AIP301)")
-    return explain(argv[0])
+        raise UsageError("usage: %aiperf explain CODE   (for example: %aiperf explain AIP301)")
+    doc = explain(argv[0])
+    if doc.rule is None:
+        raise UsageError(doc.error)
+    return doc

@@ -1,4 +1,4 @@
-"""``%aiperf try CODE`` and ``%aiperf fix``: try a finding's rewrite on copies of the user's data, or
+"""``%aiperf try`` and ``%aiperf fix``: try a finding's rewrite on copies of the user's data, or
 show the whole rewritten cell with its diff. Both work on the last ``%%aiperf`` cell's Report."""
 
 from __future__ import annotations
@@ -7,27 +7,10 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
+from IPython.core.error import UsageError
+
 from ...report import Comparison, Finding, Report
-from ..subcommands import CommandContext
-
-USAGE_TRY = "usage: %aiperf try CODE[:LINE] [--repeat N] [--timeout SECONDS]   e.g. %aiperf try AIP301:4"
-USAGE_FIX = "usage: %aiperf fix [CODE ...] [--unsafe]"
-
-
-@dataclass
-class Message:
-    """A sentence shown as the line magic's result (text and escaped HTML)."""
-
-    text: str
-
-    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
-        p.text(self.text)
-
-    def _repr_html_(self) -> str:
-        return f'<pre class="aiperf-message">{escape(self.text)}</pre>'
-
-    def __repr__(self) -> str:
-        return self.text
+from ..subcommands import ADDRESS, CommandContext, Parser, finding_at, last_report
 
 
 @dataclass
@@ -43,14 +26,8 @@ class CellFix:
         head = f"aiperf fix: applied {', '.join(self.applied)}" if self.applied else "aiperf fix: no fix applied"
         parts = [head, *(f"  not applied: {s}" for s in self.skipped)]
         if self.diff:
-            parts += [
-                "",
-                "--- rewritten cell ---",
-                self.source.rstrip("\n"),
-                "",
-                "--- diff ---",
-                self.diff.rstrip("\n"),
-            ]
+            parts += ["", "--- rewritten cell ---", self.source.rstrip("\n")]
+            parts += ["", "--- diff ---", self.diff.rstrip("\n")]
         return "\n".join(parts)
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
@@ -67,94 +44,72 @@ class CellFix:
         )
 
 
-def _last(ctx: CommandContext) -> Report | Message:
-    report = ctx.state.last_report
-    if report is None:
-        return Message("No %%aiperf cell has run yet in this kernel: run a cell with %%aiperf first.")
-    return report
-
-
-def _ensure_fix(report: Report, finding: Finding) -> None:
+def ensure_fix(report: Report, finding: Finding, namespace: dict[str, Any] | None = None) -> None:
+    """Build the finding's rewrite when its report was made without fixes (auto mode)."""
     if finding.fix is None:
         from ...rules import propose
 
-        finding.fix = propose(report.source, finding)
+        finding.fix = propose(report.source, finding, namespace)
         finding.fixable = bool(finding.fix and finding.fix.source)
 
 
-def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
-    """Run the last cell and the rewrite for ``CODE`` on copies of the data; show the Comparison."""
-    opts: dict[str, float] = {}
-    args = list(argv)
-    for flag in ("--repeat", "--timeout"):
-        if flag in args:
-            i = args.index(flag)
-            try:
-                opts[flag] = float(args[i + 1])
-            except (IndexError, ValueError):
-                return Message(f"{flag} needs a number\n{USAGE_TRY}")
-            del args[i : i + 2]
-    if len(args) != 1:
-        return Message(USAGE_TRY)
-    report = _last(ctx)
-    if isinstance(report, Message):
-        return report
-    code, _, line = args[0].upper().partition(":")
-    if line and not line.isdigit():
-        return Message(USAGE_TRY)
-    matches = [f for f in report.findings if f.code == code and (not line or f.line == int(line))]
-    if not matches:
-        present = sorted({f.code for f in report.findings})
-        return Message(
-            f"The last %%aiperf cell has no {code} finding{' on line ' + line if line else ''}."
-            + (f" Its findings: {', '.join(present)}." if present else " It had no findings.")
-        )
-    for f in matches:
-        _ensure_fix(report, f)
-    finding = next((f for f in matches if f.fix is not None and f.fix.source), matches[0])
+def _try_parser() -> Parser:
+    parser = Parser(prog="%aiperf try", add_help=False)
+    parser.add_argument("address", metavar=ADDRESS)
+    parser.add_argument("--repeat", metavar="N", type=int, default=5)
+    parser.add_argument("--timeout", metavar="SECONDS", type=float, default=None)
+    return parser
+
+
+def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
+    """Run the last cell and the rewrite of one finding on copies of the data; show the Comparison."""
+    args = _try_parser().parse_args(argv)
+    if args.repeat < 1 or (args.timeout is not None and not args.timeout > 0):
+        raise UsageError("--repeat takes a positive number of runs and --timeout a positive number of seconds")
+    report = last_report(ctx)
+    n, finding = finding_at(report, args.address)
+    ensure_fix(report, finding, ctx.user_ns)
     if finding.fix is None or not finding.fix.source:
         reason = finding.fix.reason if finding.fix is not None else "no rewrite exists for this rule"
-        return Message(f"{code} (line {finding.line}) has no fix to try: {reason}.")
+        raise UsageError(f"Finding {n} ({finding.code}, line {report.cell_line(finding.line or 0)}) "
+                         f"has no fix to try: {reason}.")
     from ...verification import verify
 
-    comparison = verify(
-        report.source,
-        finding.fix.source,
-        ctx.user_ns,
-        repeat=int(opts.get("--repeat", 5)),
-        timeout_s=opts.get("--timeout"),
-    )
-    comparison.finding_code = code
+    comparison = verify(report.source, finding.fix.source, ctx.user_ns, repeat=args.repeat, timeout_s=args.timeout)
+    comparison.finding_code = finding.code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
     ctx.state.comparisons[finding.fix.source] = comparison  # `%aiperf apply` says what Try proved
     return comparison
 
 
-def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix | Message:
+def _fix_parser() -> Parser:
+    parser = Parser(prog="%aiperf fix", add_help=False)
+    parser.add_argument("codes", nargs="*", metavar="CODE")
+    parser.add_argument("--unsafe", action="store_true")
+    return parser
+
+
+def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix:
     """Print the last cell with every fix applied (safe ones; ``--unsafe`` adds the rest) and its diff."""
-    unsafe = "--unsafe" in argv
-    codes = {a.upper() for a in argv if a != "--unsafe"}
-    if any(a.startswith("-") for a in codes):
-        return Message(USAGE_FIX)
-    report = _last(ctx)
-    if isinstance(report, Message):
-        return report
+    args = _fix_parser().parse_args(argv)
+    report = last_report(ctx)
     from ...fixes.edits import unified_diff
     from ...rules import fix_findings
 
-    chosen = [f for f in report.findings if not codes or any(f.code.startswith(c) for c in codes)]
-    applied, skipped = [], []
+    codes = tuple(c.upper() for c in args.codes)
+    chosen = [f for f in report.findings if not codes or f.code.startswith(codes)]
+    wanted, skipped = [], []
     for f in chosen:
-        _ensure_fix(report, f)
+        ensure_fix(report, f, ctx.user_ns)
         if f.fix is None:
             continue
         if not f.fix.source:
-            skipped.append(f"{f.code} line {f.line}: {f.fix.reason}")
-        elif f.fix.safety != "safe" and not unsafe:
-            skipped.append(f"{f.code} line {f.line}: unsafe fix ({f.fix.title}); add --unsafe to include it")
+            skipped.append(f"{f.code} line {report.cell_line(f.line or 0)}: {f.fix.reason}")
+        elif f.fix.safety != "safe" and not args.unsafe:
+            skipped.append(f"{f.code} line {report.cell_line(f.line or 0)}: unsafe fix ({f.fix.title}); "
+                           "add --unsafe to include it")
         else:
-            applied.append(f.code)
-    new = fix_findings(report.source, chosen, unsafe=unsafe)
-    if new == report.source:
-        applied = []
+            wanted.append(f)
+    new = fix_findings(report.source, wanted, unsafe=args.unsafe, namespace=ctx.user_ns)
+    applied = [f.code for f in wanted] if new != report.source else []
     return CellFix(source=new, diff=unified_diff(report.source, new), applied=applied, skipped=skipped)

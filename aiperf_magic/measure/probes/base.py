@@ -23,3 +23,7 @@ class Probe(Protocol):
         (``gpus`` takes a list of per-GPU dicts keyed like ``report.GpuSeries`` fields)."""
 
     def stop(self) -> None: ...
+
+
+# Names of aiperf's own threads start with this: a probe never counts them as the user's work.
+THREAD_PREFIX = "aiperf-"

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..sampler import THREAD_PREFIX  # aiperf's own threads are never the user's work
+from .base import THREAD_PREFIX  # aiperf's own threads are never the user's work
 
 # A thread is busy when it used at least this share of the elapsed interval. Under the GIL four
 # spinning threads get about a quarter each, so the bar must stay well below 1/N; a parked thread

@@ -12,8 +12,8 @@ from typing import Any
 import ipywidgets as widgets
 import plotly.graph_objects as go
 
+from ... import units as fmt
 from ...auto.history import CellTable
-from .. import format as fmt
 from ..auto_report import render_table_html
 from ..frontend import WIDGET_MIME
 

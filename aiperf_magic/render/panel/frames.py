@@ -10,8 +10,8 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ... import units as fmt
 from ...report import Fix, FrameProfile, Report
-from .. import format as fmt
 from ..summary import visible_frames
 from .actions import PanelContext
 from .findings import CARD_LAYOUT, FixControls

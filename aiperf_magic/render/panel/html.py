@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import html
 
+from ... import units as fmt
 from ...report import Comparison
-from .. import format as fmt
 from ..comparison import headline
 
 OK_COLOR = "#1a7f37"

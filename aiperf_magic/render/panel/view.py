@@ -15,9 +15,9 @@ from typing import Any
 
 import ipywidgets as widgets
 
+from ... import units as fmt
 from ...apply.bridge import Bridge
 from ...report import Report
-from .. import format as fmt
 from ..frontend import WIDGET_MIME
 from ..summary import gpu_line, headline
 from .actions import PanelContext, Verify, shared_bridge

@@ -1,4 +1,4 @@
-"""Human units shared by every view."""
+"""Human units shared by every view and note: seconds, sizes, percentages."""
 
 from __future__ import annotations
 
