@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
@@ -180,7 +181,9 @@ def parses(source: str, notebook: bool) -> bool:
         except Exception:  # IPython refuses it: it would not run either
             return False
     try:  # compiled, not only parsed: also catches `return`/`break` outside their block and the like
-        compile(source, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        with warnings.catch_warnings():  # the code's own SyntaxWarnings are not ours to print
+            warnings.simplefilter("ignore")
+            compile(source, "<cell>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
     except (SyntaxError, ValueError):
         return False
     return True
