@@ -1,0 +1,121 @@
+"""benchmarks/corpus.py on a tiny fake corpus: precision table, disappeared and appeared findings, --fix check."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "corpus.py"
+
+ROW_LOOP = """import pandas as pd
+
+df = pd.read_csv("sales.csv")
+total = 0
+for _, row in df.iterrows():
+    total += row["price"] * row["qty"]
+print(total)
+"""
+COLUMN_EXPRESSION = """import pandas as pd
+
+df = pd.read_csv("sales.csv")
+total = (df["price"] * df["qty"]).sum()
+print(total)
+"""
+
+
+def notebook(*cells: str) -> str:
+    """A notebook with a markdown cell first, then the code cells (so code cell k has index k)."""
+    code: list[dict[str, Any]] = [
+        {"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None} for s in cells
+    ]
+    body = [{"cell_type": "markdown", "metadata": {}, "source": "# Report"}, *code]
+    return json.dumps({"cells": body, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+LOOP_NOTEBOOK = notebook(
+    "import pandas as pd\ndf = pd.read_csv('sales.csv')",
+    "total = 0\nfor _, row in df.iterrows():\n    total += row['price'] * row['qty']",
+)
+
+
+def label(repo: str, path: str, cell: int | None, line: int, verdict: str) -> dict[str, Any]:
+    return {"repo": repo, "commit": "0" * 40, "path": path, "cell": cell, "line": line, "code": "AIP301",
+            "label": verdict, "reason": "test"}  # fmt: skip
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    files = {
+        "acme+shop/sales.py": ROW_LOOP,  # labelled TP, still reported
+        "acme+shop/extra.py": ROW_LOOP,  # labelled debatable, still reported
+        "acme+shop/report.ipynb": LOOP_NOTEBOOK,  # labelled FP, still reported
+        "beta+lab/clean.py": COLUMN_EXPRESSION,  # labelled TP, no longer reported: a regression
+        "beta+lab/notes.ipynb": LOOP_NOTEBOOK,  # reported, never labelled: appeared
+        "beta+lab/old.py": ROW_LOOP,  # reported, unlabelled but in the baseline: not "appeared"
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    labels = [
+        label("acme/shop", "sales.py", None, 5, "TP"),
+        label("acme/shop", "extra.py", None, 5, "debatable"),
+        label("acme/shop", "report.ipynb", 2, 2, "FP"),
+        label("beta/lab", "clean.py", None, 5, "TP"),
+    ]
+    doc = {"labels": labels, "unlabelled": [["beta/lab", "old.py", None, 5, "AIP301"]]}
+    (tmp_path / "labels.json").write_text(json.dumps(doc), encoding="utf-8")
+    return root
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True, check=False)
+
+
+def test_precision_and_changes_as_json(corpus: Path) -> None:
+    labels = str(corpus.parent / "labels.json")
+    proc = run(str(corpus / "acme+shop"), str(corpus / "beta+lab"), "--labels", labels, "--json")
+    assert proc.returncode == 0, proc.stderr
+    rep = json.loads(proc.stdout)
+    assert rep["files"] == 6
+    assert rep["rules"] == {"AIP301": 5}
+    assert rep["repos"]["acme/shop"] == {"files": 3, "parse_failures": 0, "read_errors": []}
+    row = rep["precision"]["rules"]["AIP301"]
+    assert (row["findings"], row["labelled"], row["TP"], row["FP"], row["debatable"]) == (5, 3, 1, 1, 1)
+    assert row["precision"] == 50.0
+    assert row["precision_debatable_false"] == 33.3
+    prec = rep["precision"]
+    assert [(d["repo"], d["path"], d["label"]) for d in prec["disappeared"]] == [("beta/lab", "clean.py", "TP")]
+    assert prec["lost_tp"] == 1
+    appeared = [(a["repo"], a["path"], a["cell"], a["line"]) for a in prec["appeared"]]
+    assert appeared == [("beta/lab", "notes.ipynb", 2, 2)]
+
+
+def test_text_table_and_default_root(corpus: Path) -> None:
+    proc = run(str(corpus / "acme+shop"), str(corpus / "beta+lab"), "--labels", str(corpus.parent / "labels.json"))
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "rule | findings | labelled | TP | FP | debatable | precision" in out
+    assert "AIP301 | 5 | 3 | 1 | 1 | 1 | 50.0 % | 33.3 %" in out
+    assert "REGRESSION TP AIP301 beta/lab/clean.py:5" in out
+    assert "AIP301 beta/lab/notes.ipynb:cell 2:2" in out
+    # one repository alone: its parent is the corpus root, and the other repository's labels are not "disappeared"
+    alone = json.loads(run(str(corpus / "acme+shop"), "--labels", str(corpus.parent / "labels.json"), "--json").stdout)
+    assert alone["precision"]["disappeared"] == []
+    assert list(alone["repos"]) == ["acme/shop"]
+
+
+def test_fix_mode_keeps_everything_parsing(corpus: Path) -> None:
+    proc = run(str(corpus), "--fix", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rep = json.loads(proc.stdout)
+    assert rep["files"] == 6
+    assert rep["files_rewritten"] >= 1
+    assert rep["fixes"].get("AIP301", 0) >= 1
+    assert rep["breakages"] == []
+    assert "iterrows" in (corpus / "acme+shop" / "sales.py").read_text(encoding="utf-8")  # originals untouched
