@@ -26,6 +26,7 @@ demo: setup
 		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1 --allow-root
 
 test: setup
+	$(VENV)/bin/lint-imports
 	$(PY) -m pytest -q
 	$(MAKE) test-pandas2
 

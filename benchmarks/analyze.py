@@ -24,9 +24,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
+from aiperf_magic.cell.parsed import node_positions
+from aiperf_magic.cell.parsed import parse as parse_cell
 from aiperf_magic.lint.files import lint_cells
 from aiperf_magic.rules import analyze
-from aiperf_magic.rules.engine import _collect, node_positions
+from aiperf_magic.rules.engine import _collect
 
 CELL = """import torch
 import torch.nn as nn
@@ -137,6 +139,23 @@ def torchfix_times(python: str | None, cell_repeat: int, nb_repeat: int) -> dict
     return json.loads(proc.stdout)
 
 
+def lint_times(text: str, repeat: int) -> tuple[float, float]:
+    """Whole ``aiperf lint`` commands on one file, plain and with ``--diff``, interleaved."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.py"
+        path.write_text(text)
+        base = [sys.executable, "-m", "aiperf_magic", "lint", str(path), "--exit-zero"]
+        plain, diff = [], []
+        for _ in range(repeat):
+            for cmd, out in ((base, plain), ([*base, "--diff"], diff)):
+                t0 = time.perf_counter()
+                subprocess.run(cmd, capture_output=True, check=False)
+                out.append(time.perf_counter() - t0)
+    return statistics.median(plain), statistics.median(diff)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--repeat", type=int, default=200, help="runs of the 30-line cell")
@@ -149,7 +168,8 @@ def main() -> None:
     parse = median_time(lambda: cst.parse_module(CELL), args.repeat)
     wrapper = median_time(lambda: MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider), args.repeat)
     positions = median_time(lambda: node_positions(module), args.repeat)
-    facts = median_time(lambda: _collect(module, None, None), args.repeat)
+    parsed = parse_cell(CELL)
+    facts = median_time(lambda: _collect(parsed, None, None), args.repeat)  # type: ignore[arg-type]
 
     def run_cell() -> object:
         return analyze(CELL, fixes=False)  # detection: what lint and auto mode run
@@ -176,6 +196,19 @@ def main() -> None:
     print(
         f"aiperf: {len(cells)}-cell notebook: {notebook * 1e3:.0f} ms median wall, "
         f"{CPU_TIMES[run_nb] * 1e3:.0f} ms CPU ({notebook / len(cells) * 1e3:.2f} ms per cell)"
+    )
+    many = "".join(f"for _, r in df{i}.iterrows():\n    out{i}.append(r['a'] * 2)\n" for i in range(200))
+    detect_many = median_time(lambda: analyze(many, fixes=False), 3)
+    fix_many = median_time(lambda: analyze(many), 3)
+    print(
+        f"aiperf: one cell with 200 findings: detection {detect_many * 1e3:.0f} ms, "
+        f"with every rewrite and diff {fix_many * 1e3:.0f} ms ({fix_many / detect_many:.1f}x)"
+    )
+    big = "\n".join(src for _, src in cells if not src.startswith(("%%", "!"))) + "\n"
+    plain, diff = lint_times(big, 3)
+    print(
+        f"aiperf lint on a {big.count(chr(10))}-line file: plain {plain * 1e3:.0f} ms, "
+        f"--diff {diff * 1e3:.0f} ms ({diff / plain:.1f}x)"
     )
     tf = torchfix_times(args.torchfix_python, args.repeat, args.notebook_repeat)
     if isinstance(tf, str):

@@ -66,7 +66,8 @@ class ParsedCell:
     # -- positions and parents (computed on first use) --------------------------------------------
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
-        return node_positions(self.module)
+        positions, self.__dict__["statement_texts"] = _codegen_pass(self.module)
+        return positions
 
     @cached_property
     def parents(self) -> Mapping[cst.CSTNode, cst.CSTNode]:
@@ -93,13 +94,10 @@ class ParsedCell:
 
     @cached_property
     def statement_texts(self) -> StatementTexts:
-        """The module's text cut at its top-level statements, so a rewrite can swap a few of them."""
-        m = self.module
-        return StatementTexts(
-            "".join(m.code_for_node(line) for line in m.header),
-            [m.code_for_node(s) for s in m.body],
-            "".join(m.code_for_node(line) for line in m.footer),
-        )
+        """The module's text cut at its top-level statements, so a rewrite can swap a few of them
+        (computed by the same code-generation pass as the positions)."""
+        self.__dict__["positions"], texts = _codegen_pass(self.module)
+        return texts
 
     # -- reading ---------------------------------------------------------------------------------
     def code(self, node: cst.CSTNode) -> str:
@@ -216,6 +214,41 @@ def parse(source: str) -> ParsedCell | ParseFailure | None:
         except (cst.CSTValidationError, RecursionError, MemoryError) as exc:
             return ParseFailure("not-analysed", f"The code could not be read: {exc}", 1 + python.offset, 1)
     return ParsedCell(source, python, module)
+
+
+def _codegen_pass(module: cst.Module) -> tuple[Mapping[cst.CSTNode, CodeRange], StatementTexts]:
+    """Positions of every node and the text of each top-level statement, from one code generation
+    (what ``Module._codegen_impl`` does, with a mark between statements)."""
+    try:
+        provider = PositionProvider()
+        state = PositionProvidingCodegenState(
+            default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
+        )
+        marks = [0]
+        for line in module.header:
+            line._codegen(state)
+        marks.append(len(state.tokens))
+        for statement in module.body:
+            statement._codegen(state)
+            marks.append(len(state.tokens))
+        for line in module.footer:
+            line._codegen(state)
+        pieces = ["".join(state.tokens[a:b]) for a, b in zip(marks, [*marks[1:], len(state.tokens)], strict=True)]
+        if not module.has_trailing_newline and pieces and any(pieces):
+            last = max(i for i, piece in enumerate(pieces) if piece)
+            pieces[last] = pieces[last].removesuffix(module.default_newline)
+        texts = StatementTexts(pieces[0], pieces[1:-1], pieces[-1])
+        if texts.header + "".join(texts.body) + texts.footer == module.code:
+            return provider._computed, texts
+    except (AttributeError, TypeError):  # libcst internals moved: take the public, slower road
+        pass
+    m = module
+    texts = StatementTexts(
+        "".join(m.code_for_node(line) for line in m.header),
+        [m.code_for_node(s) for s in m.body],
+        "".join(m.code_for_node(line) for line in m.footer),
+    )
+    return node_positions(m), texts
 
 
 def node_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:

@@ -13,9 +13,7 @@ Two translations, for two needs:
 
 from __future__ import annotations
 
-import io
 import re
-import tokenize
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -26,8 +24,8 @@ MARKER = "__aiperf_ipython_line_{}__"
 
 # ``!cmd`` / ``%magic`` / ``x = !cmd`` / ``a, b = %magic``: the command part is what gets masked.
 _COMMAND = re.compile(r"^(?P<indent>[ \t]*)(?P<lhs>[A-Za-z_][\w, ]*=\s*)?(?P<cmd>[%!].*)$")
-# ``x?``, ``obj.attr??``, ``?x``: IPython's help syntax on a name.
-_HELP = re.compile(r"^[ \t]*(?:\?{1,2}[\w.]+|[\w.]+\?{1,2})[ \t]*$")
+# ``x?``, ``obj.attr??``, ``?x``, ``torch.*Tensor?``: IPython's help syntax on a name or a pattern.
+_HELP = re.compile(r"^[ \t]*(?:\?{1,2}[\w.*]+|[\w.*]+\?{1,2})[ \t]*$")
 # ``%time stmt`` / ``%timeit stmt`` (no options): the statement is the user's code, worth reading.
 _TIMED = re.compile(
     r"^(?P<indent>[ \t]*)(?P<head>%(?:time|timeit) +)"
@@ -129,22 +127,27 @@ def to_python(source: str) -> PythonSource:
         return PythonSource("\n".join(lines), header, offset, indent, magic=magic)
     masked: list[Masked] = []
     out = list(lines)
-    continued = False
+    starts = _statement_starts(lines)
+    continued, indent_of_magic = False, ""
     for i, line in enumerate(lines):
-        if continued:  # the rest of a ``%magic \`` line
-            out[i] = _marker_line(i, line, line.strip(), "", masked)
+        if continued:  # the rest of a ``%magic \`` line, kept as written, at the magic's indentation
+            user = line[len(indent_of_magic) :] if line.startswith(indent_of_magic) else line.lstrip()
+            out[i] = _marker_line(i, user, indent_of_magic, masked)
+        elif i not in starts:
+            continue
         elif (m := _TIMED.match(line)) is not None:
             python = "if 1:".ljust(len(m["head"])) + m["stmt"]
             out[i] = m["indent"] + python
             masked.append(Masked(i, python, line.lstrip(), keeps_columns=True))
-        elif (m := _COMMAND.match(line)) is not None and not line.lstrip().startswith("%%"):
-            out[i] = _marker_line(i, line, m["cmd"], m["indent"] + (m["lhs"] or ""), masked)
+        elif (m := _COMMAND.match(line)) is not None:
+            out[i] = _marker_line(i, m["cmd"], m["indent"] + (m["lhs"] or ""), masked)
         elif _HELP.match(line):
-            out[i] = _marker_line(i, line, line.strip(), line[: len(line) - len(line.lstrip())], masked)
+            out[i] = _marker_line(i, line.strip(), line[: len(line) - len(line.lstrip())], masked)
         else:
             continue
+        if not continued:
+            indent_of_magic = line[: len(line) - len(line.lstrip())]
         continued = line.rstrip().endswith("\\")
-    masked = _outside_strings(out, lines, masked)
     return PythonSource("\n".join(out), header, offset, indent, tuple(masked), magic)
 
 
@@ -153,40 +156,68 @@ def _maybe_ipython(line: str) -> bool:
     return s[:1] in ("!", "%", "?") or "?" in s or ("=" in s and ("!" in s or "%" in s))
 
 
-def _marker_line(i: int, line: str, user: str, keep: str, masked: list[Masked]) -> str:
+def _marker_line(i: int, user: str, keep: str, masked: list[Masked]) -> str:
     name = MARKER.format(i)
     masked.append(Masked(i, name, user, keeps_columns=False))
     return keep + name
 
 
 def _leading_indent(lines: list[str]) -> str:
-    """IPython removes the first line's indentation from a cell (``" x = 1"`` runs)."""
+    """IPython removes the first line's indentation from a cell (``" x = 1"`` runs); taken here when
+    every line carries it, so that a rewrite can put it back on every line."""
     first = next((line for line in lines if line.strip()), "")
-    return first[: len(first) - len(first.lstrip(" \t"))]
+    indent = first[: len(first) - len(first.lstrip(" \t"))]
+    return indent if all(line.startswith(indent) for line in lines if line.strip()) else ""
 
 
-def _outside_strings(out: list[str], original: list[str], masked: list[Masked]) -> list[Masked]:
-    """Put back lines that only looked like IPython syntax because they sit inside a string."""
-    inside = _lines_inside_strings("\n".join(out))
-    kept = []
-    for m in masked:
-        if m.index in inside:
-            out[m.index] = original[m.index]
-        else:
-            kept.append(m)
-    return kept
+def _statement_starts(lines: list[str]) -> set[int]:
+    """Indexes of the lines that begin a new statement: not inside brackets, a string or a ``\\``
+    continuation (``% (a, b)`` continuing a format string on the next line is Python)."""
+    starts: set[int] = set()
+    depth, quote, continued = 0, "", False
+    for i, line in enumerate(lines):
+        if depth == 0 and not quote and not continued:
+            starts.add(i)
+            if _COMMAND.match(line) or _HELP.match(line) or _TIMED.match(line):
+                continued = line.rstrip().endswith("\\")
+                continue  # IPython's own line: its brackets and quotes are not Python's
+        depth, quote = _scan(line, depth, quote)
+        continued = not quote and line.rstrip().endswith("\\") and not line.lstrip().startswith("#")
+    return starts
 
 
-def _lines_inside_strings(text: str) -> set[int]:
-    """0-based indexes of lines that continue a multi-line string token."""
-    inside: set[int] = set()
-    try:
-        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
-            if tok.type == tokenize.STRING and tok.end[0] > tok.start[0]:
-                inside.update(range(tok.start[0], tok.end[0]))  # lines after the opening one
-    except (tokenize.TokenError, IndentationError, SyntaxError):
-        pass
-    return inside
+def _scan(line: str, depth: int, quote: str) -> tuple[int, str]:
+    """Bracket depth and open triple quote after ``line``, given them before it."""
+    i, n = 0, len(line)
+    while i < n:
+        c = line[i]
+        if quote:
+            if c == "\\":
+                i += 2
+                continue
+            if line.startswith(quote, i):
+                i += len(quote)
+                quote = ""
+                continue
+            if len(quote) == 1 and c == "\n":
+                quote = ""
+            i += 1
+            continue
+        if c == "#":
+            break
+        if c in "'\"":
+            triple = line[i : i + 3]
+            quote = triple if triple in ("'''", '"""') else c
+            i += len(quote)
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth = max(0, depth - 1)
+        i += 1
+    if len(quote) == 1:
+        quote = ""  # a one-quote string cannot span lines (only with a backslash, which is rare)
+    return depth, quote
 
 
 def runnable(source: str) -> str:

@@ -9,10 +9,12 @@ one fix costs the size of the statements it touches, not the size of the cell.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -92,10 +94,13 @@ def compatible(cell: ParsedCell, accepted: Iterable[Edits], candidate: Edits) ->
     return True
 
 
-class _Apply(cst.CSTTransformer):
-    def __init__(self, edits: list[Edits]) -> None:
-        super().__init__()
-        self.replace: dict[cst.CSTNode, cst.CSTNode] = {}
+class _Plan:
+    """Every accepted fix's edits, merged, and applied by copying only the path from each edited node
+    up to its top-level statement (libcst's transformers rebuild every node they pass)."""
+
+    def __init__(self, cell: ParsedCell, edits: list[Edits]) -> None:
+        self.cell = cell
+        self.replace: dict[cst.CSTNode, Any] = {}
         self.kwargs: dict[cst.CSTNode, dict[str, str]] = {}
         self.before: dict[cst.CSTNode, list[str]] = {}
         self.after: dict[cst.CSTNode, list[str]] = {}
@@ -111,23 +116,56 @@ class _Apply(cst.CSTTransformer):
                     dst.setdefault(node, []).extend(x for x in lines if x not in dst.get(node, []))
             self.remove |= e.remove
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[no-untyped-def, override]
-        node = updated_node
-        if original_node in self.kwargs and isinstance(node, cst.Call):
-            node = with_kwargs(node, self.kwargs[original_node])
-        node = self.replace.get(original_node, node)
-        if original_node in self.wrap and isinstance(node, cst.BaseStatement):
-            node = _wrapped(node, self.wrap[original_node])
-        removed = original_node in self.remove
-        if original_node in self.before or original_node in self.after:
-            items = [stmt(s) for s in self.before.get(original_node, [])]
-            if not removed:
-                items.append(node)  # type: ignore[arg-type]
-            items += [stmt(s) for s in self.after.get(original_node, [])]
-            return cst.FlattenSentinel(items)
-        if removed:
-            return cst.RemovalSentinel.REMOVE
-        return node
+    def points(self) -> set[cst.CSTNode]:
+        return {*self.replace, *self.kwargs, *self.before, *self.after, *self.remove, *self.wrap}
+
+    def apply(self) -> dict[cst.CSTNode, list[cst.CSTNode]]:
+        """Each edited top-level statement -> what stands in its place (none, one or several nodes)."""
+        parents = self.cell.parents
+        depth = {n: sum(1 for _ in self.cell.ancestors(n)) for n in self.points()}
+        current: dict[cst.CSTNode, cst.CSTNode] = {}  # original node -> its latest copy
+        out: dict[cst.CSTNode, list[cst.CSTNode]] = {}
+        for point in sorted(depth, key=lambda n: -depth[n]):  # the deepest first
+            old = current.get(point, point)
+            new = self._edited(point, old)
+            child, child_old = point, old
+            while True:
+                parent = parents.get(child)
+                if parent is None or isinstance(parent, cst.Module):
+                    out[child] = new
+                    break
+                parent_old = current.get(parent, parent)
+                parent_new = _replace_child(parent_old, child_old, new)
+                current[parent] = parent_new
+                child, child_old, new = parent, parent_old, [parent_new]
+        return out
+
+    def _edited(self, original: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode]:
+        if original in self.kwargs and isinstance(node, cst.Call):
+            node = with_kwargs(node, self.kwargs[original])
+        replacement = self.replace.get(original, node)
+        nodes = list(replacement.nodes) if isinstance(replacement, cst.FlattenSentinel) else [replacement]
+        if original in self.wrap and len(nodes) == 1 and isinstance(nodes[0], cst.BaseStatement):
+            nodes = [_wrapped(nodes[0], self.wrap[original])]
+        if original in self.remove:
+            nodes = []
+        return (
+            [stmt(x) for x in self.before.get(original, [])] + nodes + [stmt(x) for x in self.after.get(original, [])]
+        )
+
+
+def _replace_child(parent: cst.CSTNode, old: cst.CSTNode, new: list[cst.CSTNode]) -> cst.CSTNode:
+    """``parent`` with its child ``old`` (found by identity) replaced by the nodes in ``new``."""
+    for f in dataclasses.fields(parent):
+        value = getattr(parent, f.name)
+        if value is old:
+            if len(new) != 1:
+                raise ValueError(f"{type(parent).__name__}.{f.name} holds one node, not {len(new)}")
+            return parent.with_changes(**{f.name: new[0]})
+        if isinstance(value, (list, tuple)) and any(v is old for v in value):
+            items = [n for v in value for n in (new if v is old else [v])]
+            return parent.with_changes(**{f.name: type(value)(items)})
+    raise ValueError(f"{type(old).__name__} is not a child of {type(parent).__name__}")
 
 
 def _wrapped(node: cst.BaseStatement, item: str) -> cst.With:
@@ -183,20 +221,17 @@ def apply_edits(cell: ParsedCell, edits: list[Edits]) -> str | None:
 def rewrite_python(cell: ParsedCell, edits: list[Edits]) -> str | None:
     """The cell's Python text with the edits applied (None when it would not compile)."""
     body = list(cell.module.body)
-    owners = {cell.top_level(node) for e in edits for node in e.anchors()}
-    transformer = _Apply(edits)
+    try:
+        rebuilt = _Plan(cell, edits).apply()
+    except (ValueError, TypeError, cst.CSTValidationError):
+        return None  # the edits do not fit the tree (a fixer's mistake): no rewrite
     pieces = cell.statement_texts
     changed: list[str] = []
     out = list(pieces.body)
     for i, statement in enumerate(body):
-        if statement not in owners:
-            continue
-        new = statement.visit(transformer)
-        nodes = (
-            [] if isinstance(new, cst.RemovalSentinel) else list(new) if isinstance(new, cst.FlattenSentinel) else [new]
-        )
-        out[i] = "".join(cell.module.code_for_node(n) for n in nodes)
-        changed.append(out[i])
+        if statement in rebuilt:
+            out[i] = "".join(cell.module.code_for_node(n) for n in rebuilt[statement])
+            changed.append(out[i])
     imports = sorted({i for e in edits for i in e.imports})
     if imports:
         at = 0
