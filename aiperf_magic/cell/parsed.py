@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, cast
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -237,9 +237,9 @@ def _codegen_pass(module: cst.Module) -> tuple[Mapping[cst.CSTNode, CodeRange], 
         if not module.has_trailing_newline and pieces and any(pieces):
             last = max(i for i, piece in enumerate(pieces) if piece)
             pieces[last] = pieces[last].removesuffix(module.default_newline)
-        texts = StatementTexts(pieces[0], pieces[1:-1], pieces[-1])
-        if texts.header + "".join(texts.body) + texts.footer == module.code:
-            return provider._computed, texts
+        return cast(Mapping[cst.CSTNode, CodeRange], provider._computed), StatementTexts(
+            pieces[0], pieces[1:-1], pieces[-1]
+        )
     except (AttributeError, TypeError):  # libcst internals moved: take the public, slower road
         pass
     m = module
@@ -263,7 +263,7 @@ def node_positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
             default_indent=module.default_indent, default_newline=module.default_newline, provider=provider
         )
         module._codegen(state)
-        return provider._computed  # type: ignore[no-any-return]
+        return cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
     except (AttributeError, TypeError):  # libcst internals moved: take the public, slower road
         return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
 

@@ -72,3 +72,19 @@ def test_restore_is_the_identity_on_any_mix(lines: list[str]) -> None:
     py = to_python(source)
     assert py.text.count("\n") == source.count("\n")
     assert py.restore(py.text) == source
+
+
+def test_statement_texts_join_to_the_module() -> None:
+    from pathlib import Path
+
+    from aiperf_magic.cell.parsed import ParsedCell, parse
+
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    for path in sorted(fixtures.rglob("*.py")):
+        for variant in (path.read_text(), path.read_text().rstrip("\n")):  # with and without a last newline
+            cell = parse(variant)
+            if not isinstance(cell, ParsedCell):
+                continue
+            texts = cell.statement_texts
+            assert texts.header + "".join(texts.body) + texts.footer == cell.module.code, path.name
+            assert len(texts.body) == len(cell.module.body)

@@ -114,7 +114,11 @@ def rowwise_apply(facts: Facts) -> Iterator[Hit]:
         if not rows and not (axis is None and kind != "frame" and isinstance(call.node.args[0].value, cst.Lambda)):
             continue
         body = function_body(facts, call.node.args[0].value)
-        if body is not None and elementwise(body[0], _element(facts.cell, body[1], rows, "_"), {body[1]}):
+        if (
+            body is not None
+            and facts.cell is not None
+            and elementwise(body[0], _element(facts.cell, body[1], rows, "_"), {body[1]})
+        ):
             yield call.node
 
 

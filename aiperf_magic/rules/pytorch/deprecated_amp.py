@@ -82,10 +82,15 @@ def fix_amp(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
             if isinstance(func, cst.Name) and func.value in local:
                 edits.replace[use] = _new_call(use, cell.code(func), local[func.value])  # type: ignore[arg-type]
         return edits
-    call = expect(
-        cell.parent(node),
-        cst.Call,
-        where=lambda n: n.func is node and call_name(n).rsplit(".", 1)[-1] in ("autocast", "GradScaler"),
+    parent = cell.parent(node)
+    call = (
+        None
+        if parent is None
+        else expect(
+            parent,
+            cst.Call,
+            where=lambda n: n.func is node and call_name(n).rsplit(".", 1)[-1] in ("autocast", "GradScaler"),
+        )
     )
     if not isinstance(call, cst.Call):
         return "no torch.cuda.amp use on the finding's line that is called"
