@@ -1,0 +1,200 @@
+"""One trial run and what comes back from it, shared by the forked and the in-process paths.
+
+A :class:`Plan` holds everything a run needs (compiled code, the user's namespace, the names to
+compare); a forked trial inherits it through the fork, so nothing of the user's is ever sent to a
+child. An :class:`Outcome` is plain data (numbers and strings) that travels back over a pipe.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import pickle
+import sys
+import types
+from dataclasses import dataclass, field
+from types import CodeType
+from typing import Any, BinaryIO
+
+from .compare import first_difference
+from .sandbox import SHARED, data_names
+
+
+@dataclass
+class Plan:
+    """What both versions run on, fixed before the first trial."""
+
+    codes: dict[str, CodeType]  # "before" and "after"
+    namespace: dict[str, Any]
+    inputs: list[str]
+    candidates: set[str]  # names worth comparing if present after the original ran
+    compare: list[str] | None  # names the caller asked to compare
+    allow_io: bool = False
+    lines: dict[int, str] = field(default_factory=dict)  # static I/O hints per line, to word refusals
+
+
+@dataclass
+class Outcome:
+    """How one run went; plain data."""
+
+    seconds: float = 0.0
+    error: str | None = None
+    timed_out: bool = False
+    peak_bytes: int | None = None
+    peak_how: str = ""
+    blocked: str | None = None
+    crashed: str | None = None  # the trial process died ("killed by signal 11")
+    names: list[str] | None = None  # the compared names (set by the original's first run)
+    equal: bool | None = None  # set by the rewrite's first run when the values could be compared
+    difference: str | None = None
+    uncomparable: list[str] = field(default_factory=list)  # values of the original that could not travel
+    notes: list[str] = field(default_factory=list)
+    uses_torch: bool = False
+
+
+def compared_names(plan: Plan, ns: dict[str, Any], notes: list[str] | None = None) -> list[str]:
+    """The names to compare: the caller's, or the data among the cell's writes and reads.
+
+    Handles (open files, generators, iterators, locks, connections) are left out: they hold state
+    outside the values a rewrite must preserve, and compare by identity.
+    """
+    if plan.compare is not None:
+        return list(plan.compare)
+    names = data_names(ns, plan.candidates)
+    handles = [n for n in names if _is_handle(ns[n])]
+    if handles and notes is not None:
+        notes.append(f"not compared: {', '.join(handles)} (files, iterators, locks and connections)")
+    return [n for n in names if n not in handles]
+
+
+def _is_handle(value: Any) -> bool:
+    if isinstance(value, (io.IOBase, types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)):
+        return True
+    kind = type(value)
+    if kind.__module__ in ("_thread", "threading", "socket", "sqlite3", "_socket", "_sqlite3", "multiprocessing"):
+        return True
+    try:
+        return iter(value) is value  # an iterator: consumed, not compared
+    except TypeError:
+        return False
+
+
+def compare(ns_b: dict[str, Any], ns_a: dict[str, Any], names: list[str], notes: list[str]) -> tuple[bool, str | None]:
+    """(equal, first difference) of the names in two namespaces."""
+    for name in names:
+        if name not in ns_a:
+            return False, f"{name}: set by the original, missing after the rewrite"
+        if name not in ns_b:
+            return False, f"{name}: missing after the original"
+        diff = first_difference(ns_b[name], ns_a[name], name, notes)
+        if diff is not None:
+            return False, diff
+    return True, None
+
+
+def holds_tensors(ns: dict[str, Any], names: list[str]) -> bool:
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    for name in names:
+        value = ns.get(name)
+        items = value if isinstance(value, (list, tuple)) else [value]
+        if any(isinstance(v, (torch.Tensor, torch.nn.Module)) for v in items[:100]):
+            return True
+    return False
+
+
+# --- values of the original's first run, written to a file in the trial folder -----------------
+
+
+def save_values(path: str, ns: dict[str, Any], names: list[str]) -> list[str]:
+    """Pickle each name's value into ``path``; returns the names whose values could not be pickled."""
+    failed = []
+    with open(path, "wb") as fh:
+        for name in names:
+            if name not in ns:
+                continue
+            if isinstance(ns[name], SHARED):
+                continue
+            start = fh.tell()
+            try:
+                pickle.dump((name, ns[name]), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:
+                if isinstance(exc, KeyboardInterrupt):
+                    raise
+                fh.seek(start)
+                fh.truncate()
+                failed.append(name)
+    return failed
+
+
+def load_values(path: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    with open(path, "rb") as fh:
+        while True:
+            try:
+                name, value = pickle.load(fh)
+            except EOFError:
+                return out
+            out[name] = value
+
+
+def compare_with_saved(path: str, ns_after: dict[str, Any], names: list[str], failed: list[str]) -> Outcome:
+    """The rewrite's first run: compare its namespace with the original's saved values."""
+    out = Outcome(names=names)
+    before = load_values(path)
+    comparable = [n for n in names if n not in failed]
+    equal, out.difference = compare(before, ns_after, comparable, out.notes)
+    missing = [n for n in failed if n not in ns_after]
+    if equal and missing:
+        equal, out.difference = False, f"{missing[0]}: set by the original, missing after the rewrite"
+    if equal and failed:
+        out.uncomparable = list(failed)
+        return out
+    out.equal = equal
+    return out
+
+
+# --- peak memory in a trial process -------------------------------------------------------------
+
+
+def reset_rss_peak() -> int | None:
+    """Reset the resident-set high-water mark (Linux); returns the current resident size."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return _status_kib("VmRSS")
+    except OSError:
+        return None
+
+
+def rss_peak_growth(start_kib: int | None) -> int | None:
+    peak = _status_kib("VmHWM")
+    if start_kib is None or peak is None:
+        return None
+    return max(0, peak - start_kib) * 1024
+
+
+def _status_kib(key: str) -> int | None:
+    with contextlib.suppress(OSError), open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(key + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def read_all(fh: BinaryIO | int) -> bytes:
+    chunks: list[bytes] = []
+    fd = fh if isinstance(fh, int) else fh.fileno()
+    while True:
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
