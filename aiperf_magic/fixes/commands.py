@@ -10,7 +10,7 @@ from typing import Any
 from ..commands import CommandContext
 from ..report import Comparison, Finding, Report
 
-USAGE_TRY = "usage: %aiperf try CODE[:LINE] [--repeat N] [--timeout SECONDS]   e.g. %aiperf try AIP301:4"
+USAGE_TRY = "usage: %aiperf try CODE[:LINE] [--repeat N] [--timeout SECONDS] [--allow-io]   e.g. %aiperf try AIP301:4"
 USAGE_FIX = "usage: %aiperf fix [CODE ...] [--unsafe]"
 
 
@@ -85,6 +85,8 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
     """Run the last cell and the rewrite for ``CODE`` on copies of the data; show the Comparison."""
     opts: dict[str, float] = {}
     args = list(argv)
+    allow_io = "--allow-io" in args
+    args = [a for a in args if a != "--allow-io"]
     for flag in ("--repeat", "--timeout"):
         if flag in args:
             i = args.index(flag)
@@ -114,19 +116,50 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison | Message:
     if finding.fix is None or not finding.fix.source:
         reason = finding.fix.reason if finding.fix is not None else "no rewrite exists for this rule"
         return Message(f"{code} (line {finding.line}) has no fix to try: {reason}.")
-    from ..verification import verify
+    from ..verification import planned_runs, verify
 
+    repeat = int(opts.get("--repeat", 5))
+    show = _progress_line()
+    if allow_io:  # said before anything runs: the writes are real, and how many times they happen
+        show(0, 0, f"--allow-io: the cell's writes run for real, {planned_runs(repeat)} times for each version")
     comparison = verify(
         report.source,
         finding.fix.source,
         ctx.user_ns,
-        repeat=int(opts.get("--repeat", 5)),
+        repeat=repeat,
         timeout_s=opts.get("--timeout"),
+        allow_io=allow_io,
+        progress=show,
+        expected_s=report.wall_s or None,
     )
     comparison.finding_code = code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
     ctx.state.comparisons[finding.fix.source] = comparison  # `%aiperf apply` says what Try proved
     return comparison
+
+
+def _progress_line() -> Any:
+    """Try's progress: one line updated in place in a notebook; a terminal gets the announcements only."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        return lambda done, total, text: None
+    shell = get_ipython()
+    in_kernel = shell is not None and getattr(shell, "kernel", None) is not None
+    handle: Any = None
+
+    def show(done: int, total: int, text: str) -> None:
+        nonlocal handle
+        message = Message(f"aiperf try: {text}")
+        if handle is not None:
+            handle.update(message)
+        elif in_kernel:
+            handle = display(message, display_id=True)
+        elif done == 0 and ("about" in text or "allow-io" in text):  # the cost, or real writes ahead
+            print(message.text)
+
+    return show
 
 
 def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix | Message:
