@@ -122,7 +122,7 @@ def verify(
         runner.close()
     result.notes += runner.notes
     if result.isolation == "process" and "torch" in sys.modules and "torch" in before + after:
-        result.notes.append("torch ran on one CPU thread in the trial copies (OpenMP thread pools do not survive a fork)")
+        result.notes.append("torch ran on one CPU thread in the trials (OpenMP thread pools do not survive a fork)")
     if result.blocked:
         result.notes.append(_blocked_advice(result, plan, repeat))
     elif not result.refused:

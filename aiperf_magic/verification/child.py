@@ -81,16 +81,20 @@ def _read_plan(folder: str) -> tuple[list[str], list[str]]:
 
 
 def _native_refusal(error: str | None, plan: Plan) -> str | None:
-    """A PermissionError raised by native code that Landlock stopped, in the cell's words."""
+    """An error that the trial's protections caused (Landlock, files reopened read-only), in words."""
     if not error or plan.allow_io:
         return None
-    last = error.strip().splitlines()[-1] if error.strip() else ""
-    denied = os.strerror(errno.EACCES) in last or "readonly database" in last or "Bad file descriptor" in last
-    if not denied:
+    last = error.strip().splitlines()[-1]
+    if "disk I/O error" in last or "readonly database" in last:
+        what = "writes to a SQLite database through a connection opened before the cell"
+    elif "Bad file descriptor" in last:
+        what = "writes through a file, socket or pipe opened before the cell"
+    elif os.strerror(errno.EACCES) in last or "Permission denied" in last:
+        what = "writes to a file or connects to the network from native code"
+    else:
         return None
     line = _last_cell_line(error)
-    hint = plan.lines.get(line or 0)
-    what = hint or "writes to a file or the network from native code"
+    what = plan.lines.get(line or 0) or what
     return f"line {line} {what}" if line else f"the cell {what}"
 
 

@@ -12,8 +12,10 @@ categories (and order flag) must match.
 
 from __future__ import annotations
 
+import io
 import math
 import sys
+import types
 from typing import Any
 
 RTOL64, ATOL64 = 1e-7, 1e-12
@@ -87,6 +89,8 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
         return None
     if type(a) is not type(b):
         raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
+    if is_handle(a):  # a lock, file or connection compares by identity: its state is not the result
+        return None
     try:
         same = a == b
         if isinstance(same, bool):
@@ -100,6 +104,21 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
     except Exception:
         pass
     raise Difference(f"{where}: values of type {type(a).__name__} cannot be compared")
+
+
+HANDLE_MODULES = frozenset({"_thread", "threading", "socket", "_socket", "sqlite3", "_sqlite3", "multiprocessing"})
+
+
+def is_handle(value: Any) -> bool:
+    """Files, generators, iterators, locks, sockets, connections: state outside the values compared."""
+    if isinstance(value, (io.IOBase, types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)):
+        return True
+    if type(value).__module__.split(".")[0] in HANDLE_MODULES:
+        return True
+    try:
+        return iter(value) is value  # an iterator: consumed, not compared
+    except TypeError:
+        return False
 
 
 def _is_number(v: Any) -> bool:

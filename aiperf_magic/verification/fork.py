@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pickle
+import random
 import select
 import shutil
 import signal
@@ -74,6 +75,7 @@ class ForkRunner:
         self.folder = os.path.realpath(tempfile.mkdtemp(prefix="aiperf-try-"))
         cmd_r, cmd_w = os.pipe()
         rep_r, rep_w = os.pipe()
+        state = random.getstate()  # the random module reseeds itself in every forked child
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DeprecationWarning)  # "fork() with threads": handled by isolate
             pid = os.fork()
@@ -82,7 +84,7 @@ class ForkRunner:
             try:
                 os.close(cmd_w)
                 os.close(rep_r)
-                _template(self.plan, self.folder, cmd_r, rep_w)
+                _template(self.plan, self.folder, cmd_r, rep_w, state)
                 code = 0
             finally:
                 os._exit(code)
@@ -167,7 +169,7 @@ class ForkRunner:
 # --- template side -----------------------------------------------------------------------------
 
 
-def _template(plan: Plan, folder: str, cmd_r: int, rep_w: int) -> None:  # pragma: no cover - child
+def _template(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: object) -> None:  # pragma: no cover
     os.setpgid(0, 0)  # the notebook's interrupt reaches the kernel only; the kernel kills this group
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
@@ -189,6 +191,7 @@ def _template(plan: Plan, folder: str, cmd_r: int, rep_w: int) -> None:  # pragm
                 os.close(rep_w)
                 isolate.private_files(keep={w})
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
+                random.setstate(state)  # type: ignore[arg-type]
                 out = _trial(plan, folder, msg, notes=[])
                 write_all(w, pickle.dumps(out))
                 code = 0

@@ -8,16 +8,14 @@ child. An :class:`Outcome` is plain data (numbers and strings) that travels back
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import pickle
 import sys
-import types
 from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any, BinaryIO
 
-from .compare import first_difference
+from .compare import first_difference, is_handle
 from .sandbox import SHARED, data_names
 
 
@@ -62,22 +60,10 @@ def compared_names(plan: Plan, ns: dict[str, Any], notes: list[str] | None = Non
     if plan.compare is not None:
         return list(plan.compare)
     names = data_names(ns, plan.candidates)
-    handles = [n for n in names if _is_handle(ns[n])]
+    handles = [n for n in names if is_handle(ns[n])]
     if handles and notes is not None:
         notes.append(f"not compared: {', '.join(handles)} (files, iterators, locks and connections)")
     return [n for n in names if n not in handles]
-
-
-def _is_handle(value: Any) -> bool:
-    if isinstance(value, (io.IOBase, types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)):
-        return True
-    kind = type(value)
-    if kind.__module__ in ("_thread", "threading", "socket", "sqlite3", "_socket", "_sqlite3", "multiprocessing"):
-        return True
-    try:
-        return iter(value) is value  # an iterator: consumed, not compared
-    except TypeError:
-        return False
 
 
 def compare(ns_b: dict[str, Any], ns_a: dict[str, Any], names: list[str], notes: list[str]) -> tuple[bool, str | None]:
