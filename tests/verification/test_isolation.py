@@ -7,7 +7,6 @@ in-process fallback forced; I/O cases must be refused and said, pure ones still 
 from __future__ import annotations
 
 import http.server
-import os
 import random
 import sqlite3
 import sys
