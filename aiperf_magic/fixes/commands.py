@@ -152,7 +152,11 @@ def _progress_line() -> Any:
     def show(done: int, total: int, text: str) -> None:
         nonlocal handle
         message = Message(f"aiperf try: {text}")
-        if handle is not None:
+        if total == 0 and in_kernel:  # an announcement stays on screen, apart from the progress line
+            display(message)
+        elif total == 0:
+            print(message.text)
+        elif handle is not None:
             handle.update(message)
         elif in_kernel:
             handle = display(message, display_id=True)
