@@ -51,7 +51,8 @@ CASES = [
     "report('delete', c, True, os.path.exists('b.txt'))",
     # SQLite: a new connection, and a global one reached through a function
     "sqlite3.connect('t.db').execute('create table if not exists t(x)')\n"
-    "attempt('sqlite-new', \"con = sqlite3.connect('t.db')\\ncon.execute('insert into t values (1)')\\ncon.commit()\\n\","
+    "attempt('sqlite-new', \"con = sqlite3.connect('t.db')\\n\"\n"
+    "        \"con.execute('insert into t values (1)')\\ncon.commit()\\n\","
     " lambda: sqlite3.connect('t.db').execute('select count(*) from t').fetchone()[0])",
     "gcon = sqlite3.connect('g.db'); gcon.execute('create table if not exists t(x)'); gcon.commit()\n"
     "def add():\n    gcon.execute('insert into t values (1)')\n    gcon.commit()\n"
@@ -59,9 +60,11 @@ CASES = [
     # an HTTP GET to a local server in a thread, counting hits
     "hits = []\n"
     "class H(http.server.BaseHTTPRequestHandler):\n"
-    "    def do_GET(self):\n        hits.append(1); self.send_response(200); self.end_headers(); self.wfile.write(b'ok')\n"
+    "    def do_GET(self):\n"
+    "        hits.append(1); self.send_response(200); self.end_headers(); self.wfile.write(b'ok')\n"
     "    def log_message(self, *a): pass\n"
-    "srv = http.server.HTTPServer(('127.0.0.1', 0), H); threading.Thread(target=srv.serve_forever, daemon=True).start()\n"
+    "srv = http.server.HTTPServer(('127.0.0.1', 0), H)\n"
+    "threading.Thread(target=srv.serve_forever, daemon=True).start()\n"
     "url = f'http://127.0.0.1:{srv.server_port}/'\n"
     "attempt('http', 'body = urllib.request.urlopen(url).read()\\n', lambda: len(hits))",
     # state reached through functions: a counter, a module's cache, a model and its optimizer, RNG streams
