@@ -14,13 +14,16 @@ import traceback
 
 from . import guard, landlock
 from .runner import run
-from .trial import Outcome, Plan, compare_with_saved, compared_names, holds_tensors, reset_rss_peak, rss_peak_growth
+from .trial import Outcome, Plan, compare_with_saved, compared_names, holds_tensors, rss_now, rss_peak_growth
 
 VALUES = "before-values.pkl"
 
 
 def protect(plan: Plan, folder: str) -> list[str]:
-    """Guard this process (unless the user allowed I/O); returns notes on what could not be done."""
+    """In the template: Landlock and the (inactive) audit hook, once for every trial forked from it.
+
+    Returns notes on what could not be done. Nothing is installed when the user allowed I/O.
+    """
     if plan.allow_io:
         return []
     notes = []
@@ -36,8 +39,9 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     ns = plan.namespace
     guard.STATE.blocked = None  # a refusal recorded in the kernel by an earlier in-process Try is not ours
     torch_peak = first and holds_tensors(ns, plan.inputs)
-    start_rss = reset_rss_peak() if torch_peak else None
-    notes = notes + protect(plan, folder)
+    start_rss = rss_now() if torch_peak else None  # a fresh fork's high-water mark starts here
+    if not plan.allow_io:
+        guard.activate()
     result = run(plan.codes[side], ns, None, trace_memory=first and not torch_peak)
     out = Outcome(seconds=result.seconds, error=result.error, notes=notes)
     out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan)

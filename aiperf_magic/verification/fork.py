@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import child, isolate
-from .trial import Outcome, Plan, read_all, write_all
+from .trial import Outcome, Plan, write_all
 
 POLL_S = 0.05
 MEMORY_FLOOR = 256 << 20  # a trial is stopped when free memory falls below this (or 3 % of the total)
@@ -176,9 +176,14 @@ def _template(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: object) ->
     notes = isolate.detach(keep={cmd_r, rep_w})
     os.environ["TMPDIR"] = folder
     tempfile.tempdir = folder
+    notes += child.protect(plan, folder)  # Landlock and the audit hook, inherited by every trial
     _send(rep_w, {"notes": notes})
+    last = 0
     while True:
         msg = _recv(cmd_r)
+        if last:  # the previous trial tore its copy down while the kernel read its result
+            _reap(last)
+            last = 0
         if msg is None or msg.get("op") == "quit":
             return
         r, w = os.pipe()
@@ -192,53 +197,60 @@ def _template(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: object) ->
                 isolate.private_files(keep={w})
                 signal.signal(signal.SIGINT, signal.SIG_DFL)
                 random.setstate(state)  # type: ignore[arg-type]
-                out = _trial(plan, folder, msg, notes=[])
-                write_all(w, pickle.dumps(out))
+                out = _trial(plan, folder, msg)
+                _send(w, out)
                 code = 0
-            except BaseException as exc:
+            except BaseException as exc:  # report, then end this process
                 with contextlib.suppress(BaseException):
-                    write_all(w, pickle.dumps(child.crash_outcome(exc)))
+                    _send(w, child.crash_outcome(exc))
             finally:
                 os._exit(code)
         with contextlib.suppress(OSError):
             os.setpgid(pid, pid)
         os.close(w)
         _send(rep_w, {"pid": pid})
-        data = read_all(r)
+        out = _recv(r)  # the result arrives before the trial's teardown, which need not be waited for
         os.close(r)
-        _, status = os.waitpid(pid, 0)
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pid, signal.SIGKILL)  # anything the trial left running
-        _send(rep_w, {"status": status, "data": data})
+        status = 0
+        if out is None:  # no result: the trial died; its status says how
+            status = _reap(pid)
+        else:
+            last = pid
+        _send(rep_w, {"status": status, "out": out})
 
 
-def _trial(plan: Plan, folder: str, msg: dict[str, Any], notes: list[str]) -> Outcome:  # pragma: no cover
+def _trial(plan: Plan, folder: str, msg: dict[str, Any]) -> Outcome:  # pragma: no cover - child
     os.setpgid(0, 0)
     if msg["op"] == "compare":
+        from . import guard
         from .inprocess import InProcessRunner
 
-        notes = child.protect(plan, folder)
+        if not plan.allow_io:
+            guard.activate()
         runner = InProcessRunner(plan, reason="", folder=folder, guarded=False)
         runner.start()
         runner.run("before", True, None)
-        out = runner.run("after", True, None)
-        out.notes = notes + out.notes
-        return out
-    return child.run_one(plan, msg["side"], msg["first"], folder, notes)
+        return runner.run("after", True, None)
+    return child.run_one(plan, msg["side"], msg["first"], folder, [])
+
+
+def _reap(pid: int) -> int:
+    """Wait for a trial process, then kill anything it left running; returns its wait status."""
+    status = 0
+    with contextlib.suppress(ChildProcessError):
+        _, status = os.waitpid(pid, 0)
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+    return status
 
 
 # --- plumbing ----------------------------------------------------------------------------------
 
 
 def _decode(done: dict[str, Any]) -> Outcome:
-    status, data = done["status"], done["data"]
-    if data:
-        try:
-            out = pickle.loads(data)
-            if isinstance(out, Outcome):
-                return out
-        except Exception:
-            pass
+    status, out = done["status"], done.get("out")
+    if isinstance(out, Outcome):
+        return out
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         name = signal.Signals(sig).name if sig in signal.Signals._value2member_map_ else str(sig)
@@ -253,12 +265,18 @@ def _send(fd: int, obj: Any) -> None:
     write_all(fd, struct.pack("!Q", len(data)) + data)
 
 
-def _recv(fd: int) -> dict[str, Any] | None:
+def _recv(fd: int) -> Any:
+    """The next framed message; None at end of file or when the writer died mid-message."""
     head = _read_exact(fd, 8)
     if head is None:
         return None
     body = _read_exact(fd, struct.unpack("!Q", head)[0])
-    return pickle.loads(body) if body is not None else None  # type: ignore[no-any-return]
+    if body is None:
+        return None
+    try:
+        return pickle.loads(body)
+    except Exception:  # a message the trial could not finish
+        return None
 
 
 def _read_exact(fd: int, n: int) -> bytes | None:

@@ -1,8 +1,9 @@
 """The audit-hook guard: a trial may compute anything, but may not reach the world outside its process.
 
-``sys.addaudithook`` cannot be removed, so the hook is installed only where it can stay: in a forked
-trial process (:func:`install_in_child`, always on) or once per kernel for the in-process fallback
-(:func:`guarding`, a near no-op whenever no trial runs). Refused: file writes, creates, deletes,
+``sys.addaudithook`` cannot be removed, so the hook is installed only where it can stay: in the
+forked template of the trials (:func:`install_in_child`; each trial process then :func:`activate`s
+it for good) or once per kernel for the in-process fallback (:func:`guarding`, a near no-op
+whenever no trial runs). Refused: file writes, creates, deletes,
 renames and mode changes (reading stays allowed; writes inside the trial's private temp folder are
 allowed), network connections, binds and datagrams, subprocesses and shell escapes, forks, signals
 to other processes, SQLite files (``:memory:`` allowed), writable shared memory maps. The first
@@ -206,13 +207,19 @@ def _hook(event: str, args: tuple[Any, ...]) -> None:
 
 
 def install_in_child(allowed_dir: str) -> None:
-    """Guard this (forked, disposable) process for good."""
+    """Install the hook in a forked, disposable process, inactive until :func:`activate`."""
     global _installed
     STATE.allowed_dir, STATE.exempt, STATE.blocked = os.path.realpath(allowed_dir), frozenset(), None
-    STATE.active = True
+    STATE.active = False
     if not _installed:
         sys.addaudithook(_hook)
         _installed = True
+
+
+def activate() -> None:
+    """Guard this (forked) process for good, from now on: no trial code has run yet."""
+    STATE.blocked = None
+    STATE.active = _installed and bool(STATE.allowed_dir)
 
 
 @contextlib.contextmanager

@@ -13,7 +13,7 @@ import pickle
 import sys
 from dataclasses import dataclass, field
 from types import CodeType
-from typing import Any, BinaryIO
+from typing import Any
 
 from .compare import first_difference, is_handle
 from .sandbox import SHARED, data_names
@@ -145,14 +145,9 @@ def compare_with_saved(path: str, ns_after: dict[str, Any], names: list[str], fa
 # --- peak memory in a trial process -------------------------------------------------------------
 
 
-def reset_rss_peak() -> int | None:
-    """Reset the resident-set high-water mark (Linux); returns the current resident size."""
-    try:
-        with open("/proc/self/clear_refs", "w") as fh:
-            fh.write("5")
-        return _status_kib("VmRSS")
-    except OSError:
-        return None
+def rss_now() -> int | None:
+    """Resident size in KiB (Linux). In a freshly forked process the high-water mark starts at it."""
+    return _status_kib("VmRSS")
 
 
 def rss_peak_growth(start_kib: int | None) -> int | None:
@@ -174,13 +169,3 @@ def write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def read_all(fh: BinaryIO | int) -> bytes:
-    chunks: list[bytes] = []
-    fd = fh if isinstance(fh, int) else fh.fileno()
-    while True:
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return b"".join(chunks)
-        chunks.append(chunk)
