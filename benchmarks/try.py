@@ -5,7 +5,8 @@ in this one process (the "kernel"), and the table shows, per trial run:
 - the cell's own median time in each mode (a forked trial pays a page copy on its first write to
   each page of existing data: that is the copy-on-write cost, inside the timed region);
 - the wall time per run, and what isolation adds on top of the cell (goal: at most 20 ms per run);
-- the peak memory the machine needed above its baseline while the Try ran (kernel + trials).
+- the peak memory the Try needed above the kernel's resident size (kernel growth + the trial
+  processes' private pages, which is what copy-on-write really costs).
 
     python benchmarks/try.py [--repeat 5] [--rounds 3] [--ballast-mb 0]
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import itertools
 import os
 import statistics
 import sys
@@ -49,16 +51,26 @@ def _timed(n: int) -> float:
 
 
 class PeakMemory:
-    """Samples the machine's used memory every 2 ms; ``peak`` is the rise above the start."""
+    """Every 2 ms: this process's resident growth plus its trial processes' private memory.
+
+    A forked trial shares the kernel's pages until it writes them, so its private (unique) memory
+    is what it really costs the machine; this ignores other processes on a shared machine.
+    """
 
     def __init__(self) -> None:
+        self.me = psutil.Process()
         self.base = self.peak = 0
         self.stop = threading.Event()
         self.thread = threading.Thread(target=self._loop, name="bench-mem", daemon=True)
 
     def _used(self) -> int:
-        vm = psutil.virtual_memory()
-        return int(vm.total - vm.available)
+        used = int(self.me.memory_info().rss)
+        for child in self.me.children(recursive=True):
+            try:
+                used += int(child.memory_full_info().uss)
+            except psutil.Error:
+                pass
+        return used
 
     def _loop(self) -> None:
         while not self.stop.wait(0.002):
@@ -66,7 +78,7 @@ class PeakMemory:
 
     def __enter__(self) -> PeakMemory:
         gc.collect()
-        self.base = self._used()
+        self.base = int(self.me.memory_info().rss)
         self.thread.start()
         return self
 
@@ -76,15 +88,22 @@ class PeakMemory:
 
 
 def measure(cell: str, ns: dict[str, Any], isolation: str, repeat: int) -> dict[str, float]:
-    with PeakMemory() as mem:
-        t = time.perf_counter()
-        c = verify(cell, cell, ns, repeat=repeat, isolation=isolation)
-        wall = time.perf_counter() - t
+    """One timed Try: the cell's median, and the wall time per timed run (from progress timestamps)."""
+    stamps: list[float] = []
+    c = verify(
+        cell, cell, ns, repeat=repeat, isolation=isolation, progress=lambda *_: stamps.append(time.perf_counter())
+    )
     assert c.equal and not (c.error or c.blocked or c.refused), c
-    runs = 2 * c.runs
-    cell_s = statistics.median([c.before_s or 0.0, c.after_s or 0.0])
     assert (c.isolation == "process") == (isolation == "auto"), c.isolation
-    return {"cell": cell_s, "per_run": wall / runs, "peak": mem.peak}
+    timed = [b - a for a, b in itertools.pairwise(stamps[2:])]  # after the two first (traced) runs
+    return {"cell": statistics.median([c.before_s or 0.0, c.after_s or 0.0]), "per_run": statistics.median(timed)}
+
+
+def peak(cell: str, ns: dict[str, Any], isolation: str, repeat: int) -> float:
+    """Peak memory of one Try, in a separate pass: the sampler would disturb the timings."""
+    with PeakMemory() as mem:
+        verify(cell, cell, ns, repeat=repeat, isolation=isolation)
+    return float(mem.peak)
 
 
 def fmt_s(v: float) -> str:
@@ -126,22 +145,23 @@ def main() -> None:
     )
     print(head)
     for label, cell in workloads:
-        rounds = [
+        rounds = [  # alternated, so that the machine's load hits both alike
             (measure(cell, ns, "in-process", args.repeat), measure(cell, ns, "auto", args.repeat))
             for _ in range(args.rounds)
-        ]  # alternated, so that the machine's load hits both alike
-        inp = {k: statistics.median(r[0][k] for r in rounds) for k in ("cell", "per_run", "peak")}
-        frk = {k: statistics.median(r[1][k] for r in rounds) for k in ("cell", "per_run", "peak")}
+        ]
+        inp = {k: statistics.median(r[0][k] for r in rounds) for k in ("cell", "per_run")}
+        frk = {k: statistics.median(r[1][k] for r in rounds) for k in ("cell", "per_run")}
         added = (frk["per_run"] - frk["cell"]) - (inp["per_run"] - inp["cell"])
+        mem_in, mem_fork = peak(cell, ns, "in-process", args.repeat), peak(cell, ns, "auto", args.repeat)
         print(
             f"{label:<14} {fmt_s(inp['cell']):>12} {fmt_s(frk['cell']):>10} {frk['cell'] / inp['cell']:>7.2f}x "
             f"{fmt_s(inp['per_run']):>12} {fmt_s(frk['per_run']):>10} {fmt_s(added):>10} "
-            f"{'ok' if added <= 0.020 else 'over':>5} {fmt_b(inp['peak']):>12} {fmt_b(frk['peak']):>9}"
+            f"{'ok' if added <= 0.020 else 'over':>5} {fmt_b(mem_in):>12} {fmt_b(mem_fork):>9}"
         )
     print(
-        f"medians of {args.rounds} alternated rounds. cell = median of the timed runs; run = Try's wall time / "
-        "runs; added/run = fork's per-run overhead minus in-process's; mem = peak rise of the machine's used "
-        "memory during the Try (kernel and trials)"
+        f"medians of {args.rounds} alternated rounds. cell = median of the timed runs; run = wall time per timed "
+        "run, seen by the kernel; added/run = fork's per-run overhead minus in-process's; mem = peak memory "
+        "above the kernel's resident size during the Try (kernel growth + the trial processes' private pages)"
     )
 
 
