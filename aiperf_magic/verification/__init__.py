@@ -85,7 +85,10 @@ def verify(
         candidates=(writes_b - loop_only - {"_"}) | {n for n in reads_b if n in namespace},
         compare=list(compare) if compare is not None else None,
         allow_io=allow_io,
-        lines={h.line: h.what for h in hints(before, py_before)},
+        lines={
+            "before": {h.line: h.what for h in hints(before, py_before)},
+            "after": {h.line: h.what for h in hints(after, py_after)},
+        },
     )
     can_fork, why = fork_available()
     if isolation == "in-process" or not can_fork:
@@ -116,6 +119,8 @@ def verify(
         result.refused = f"cancelled after {schedule.done} of {schedule.total} runs; nothing was changed"
     except OutOfMemory as exc:
         result.refused = str(exc)
+    except (RuntimeError, OSError) as exc:  # the trial machinery itself failed: say so, never crash the caller
+        result.error = f"aiperf could not run the trials: {type(exc).__name__}: {exc}"
     except Refused as exc:
         result.refused = str(exc)
     finally:

@@ -44,7 +44,7 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
         guard.activate()
     result = run(plan.codes[side], ns, None, trace_memory=first and not torch_peak)
     out = Outcome(seconds=result.seconds, error=result.error, notes=notes)
-    out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan)
+    out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan, side)
     if out.blocked:
         out.error = None
         return out
@@ -84,7 +84,7 @@ def _read_plan(folder: str) -> tuple[list[str], list[str]]:
     return [n for n in names.split("\n") if n], [n for n in failed.split("\n") if n]
 
 
-def _native_refusal(error: str | None, plan: Plan) -> str | None:
+def _native_refusal(error: str | None, plan: Plan, side: str) -> str | None:
     """An error that the trial's protections caused (Landlock, files reopened read-only), in words."""
     if not error or plan.allow_io:
         return None
@@ -97,16 +97,17 @@ def _native_refusal(error: str | None, plan: Plan) -> str | None:
         what = "writes to a file or connects to the network from native code"
     else:
         return None
-    line = _last_cell_line(error)
-    what = plan.lines.get(line or 0) or what
-    return f"line {line} {what}" if line else f"the cell {what}"
+    line = _last_cell_line(error, side)
+    what = plan.lines.get(side, {}).get(line or 0) or what
+    whose = "the rewrite's " if side == "after" else ""
+    return f"{whose}line {line} {what}" if line else f"{'the rewrite' if whose else 'the cell'} {what}"
 
 
-def _last_cell_line(error: str) -> int | None:
+def _last_cell_line(error: str, side: str) -> int | None:
     found = None
     for text in error.splitlines():
         text = text.strip()
-        if text.startswith('File "<aiperf before>"') or text.startswith('File "<aiperf after>"'):
+        if text.startswith(f'File "<aiperf {side}>"'):
             try:
                 found = int(text.split("line ", 1)[1].split(",", 1)[0])
             except (IndexError, ValueError):

@@ -27,16 +27,7 @@ import sys
 from typing import Any
 
 from .guard import STATE, refuse
-
-
-class _Discard(io.TextIOBase):
-    """A text stream that swallows what is written (a cell printing a lot costs no memory)."""
-
-    def write(self, s: str) -> int:
-        return len(s)
-
-    def writable(self) -> bool:
-        return True
+from .runner import Discard
 
 
 def detach(keep: set[int]) -> list[str]:
@@ -85,7 +76,7 @@ def _stdio() -> None:
         stream = getattr(sys, name, None)
         if stream is not None and type(stream).__module__.startswith("ipykernel"):
             _silence(stream)
-    sys.stdout, sys.stderr = _Discard(), _Discard()
+    sys.stdout, sys.stderr = Discard(), Discard()
     sys.stdin = io.StringIO()
 
 

@@ -190,7 +190,10 @@ def estimate(expected_s: float | None, repeat: int) -> tuple[float | None, str]:
 def describe_isolation(result: Comparison, plan: Plan, extra: Any = None) -> str:
     runs = result.runs
     if result.isolation == "process":
-        where = f"each version ran {runs} times, each run in a fresh forked copy of this kernel (nothing reached it)"
+        where = (
+            f"each version ran {runs} times in forked copies of this kernel (nothing reached it): its first run "
+            "in a fresh copy, the timed runs in one copy per version, on fresh copies of the inputs"
+        )
     else:
         where = f"each version ran {runs} times in this kernel, on copies of its inputs"
     if plan.allow_io:

@@ -29,7 +29,7 @@ class Plan:
     candidates: set[str]  # names worth comparing if present after the original ran
     compare: list[str] | None  # names the caller asked to compare
     allow_io: bool = False
-    lines: dict[int, str] = field(default_factory=dict)  # static I/O hints per line, to word refusals
+    lines: dict[str, dict[int, str]] = field(default_factory=dict)  # per side: static I/O hints by line
 
 
 @dataclass

@@ -282,3 +282,43 @@ def test_a_copy_that_would_not_fit_in_memory_is_refused(monkeypatch) -> None:
     big = np.zeros(10_000_000)
     c = verify("y = big.sum()\n", "y = big.sum()\n", _main_ns(big=big), repeat=1)
     assert c.refused and "not enough free memory" in c.refused
+
+
+def test_a_writable_memmap_of_the_kernel_is_never_written(tmp_path: Path) -> None:
+    path = tmp_path / "m.dat"
+    np.arange(8, dtype="int64").tofile(path)
+    mm = np.memmap(path, dtype="int64", mode="r+")
+    c = verify("mm[0] = 99\ntotal = int(mm.sum())\n", "mm[0] = 99\ntotal = 127\n", _main_ns(mm=mm), repeat=1)
+    assert int(mm[0]) == 0 and np.fromfile(path, dtype="int64")[0] == 0
+    assert c.blocked == "the cell writes to memory shared with a file or another process", c
+    del mm
+
+
+def test_exits_input_and_pools_in_a_trial() -> None:
+    exited = verify("x = 1\n", "import os\nos._exit(0)\n", _main_ns(), repeat=1)
+    assert exited.error and "ended without a result" in exited.error
+    raised = verify("x = 1\n", "import sys\nsys.exit(3)\n", _main_ns(), repeat=1)
+    assert raised.error and "SystemExit" in raised.error
+    asked = verify("name = input('who? ')\n", "name = input()\n", _main_ns(), repeat=1)
+    assert asked.blocked == "line 1 waits for keyboard input"
+    pool = "import multiprocessing as mp\nwith mp.get_context('fork').Pool(2) as p:\n    r = p.map(abs, [-1, 2])\n"
+    refused = verify(pool, pool, _main_ns(), repeat=1)
+    assert refused.blocked and refused.blocked.startswith("line 2 ")  # its semaphore file, or the fork
+    allowed = verify(pool, pool, _main_ns(), repeat=1, allow_io=True)
+    assert allowed.equal and allowed.blocked is None, allowed
+
+
+def test_try_from_a_background_thread_like_the_panel() -> None:
+    box: dict = {}
+    thread = threading.Thread(
+        target=lambda: box.update(c=verify("y = sum(range(1000))\n", "y = 499500\n", _main_ns(), repeat=2))
+    )
+    thread.start()
+    thread.join(60)
+    assert box["c"].equal and box["c"].isolation == "process" and box["c"].better
+    stuck = threading.Thread(
+        target=lambda: box.update(t=verify("x = 1\n", "while True:\n    pass\n", _main_ns(), repeat=1, timeout_s=0.5))
+    )
+    stuck.start()
+    stuck.join(60)
+    assert box["t"].timed_out
