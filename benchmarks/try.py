@@ -90,13 +90,18 @@ class PeakMemory:
 def measure(cell: str, ns: dict[str, Any], isolation: str, repeat: int) -> dict[str, float]:
     """One timed Try: the cell's median, and the wall time per timed run (from progress timestamps)."""
     stamps: list[float] = []
+    start = time.perf_counter()
     c = verify(
         cell, cell, ns, repeat=repeat, isolation=isolation, progress=lambda *_: stamps.append(time.perf_counter())
     )
     assert c.equal and not (c.error or c.blocked or c.refused), c
     assert (c.isolation == "process") == (isolation == "auto"), c.isolation
     timed = [b - a for a, b in itertools.pairwise(stamps[2:])]  # after the two first (traced) runs
-    return {"cell": statistics.median([c.before_s or 0.0, c.after_s or 0.0]), "per_run": statistics.median(timed)}
+    return {
+        "cell": statistics.median([c.before_s or 0.0, c.after_s or 0.0]),
+        "per_run": statistics.median(timed),
+        "total": time.perf_counter() - start,
+    }
 
 
 def peak(cell: str, ns: dict[str, Any], isolation: str, repeat: int) -> float:
@@ -141,7 +146,7 @@ def main() -> None:
     )
     head = (
         f"{'workload':<14} {'cell in-proc':>12} {'cell fork':>10} {'fork/in':>8} {'run in-proc':>12} "
-        f"{'run fork':>10} {'added/run':>10} {'goal':>5} {'mem in-proc':>12} {'mem fork':>9}"
+        f"{'run fork':>10} {'added/run':>10} {'goal':>5} {'added/Try':>10} {'mem in-proc':>12} {'mem fork':>9}"
     )
     print(head)
     for label, cell in workloads:
@@ -149,18 +154,20 @@ def main() -> None:
             (measure(cell, ns, "in-process", args.repeat), measure(cell, ns, "auto", args.repeat))
             for _ in range(args.rounds)
         ]
-        inp = {k: statistics.median(r[0][k] for r in rounds) for k in ("cell", "per_run")}
-        frk = {k: statistics.median(r[1][k] for r in rounds) for k in ("cell", "per_run")}
+        inp = {k: statistics.median(r[0][k] for r in rounds) for k in ("cell", "per_run", "total")}
+        frk = {k: statistics.median(r[1][k] for r in rounds) for k in ("cell", "per_run", "total")}
         added = (frk["per_run"] - frk["cell"]) - (inp["per_run"] - inp["cell"])
         mem_in, mem_fork = peak(cell, ns, "in-process", args.repeat), peak(cell, ns, "auto", args.repeat)
         print(
             f"{label:<14} {fmt_s(inp['cell']):>12} {fmt_s(frk['cell']):>10} {frk['cell'] / inp['cell']:>7.2f}x "
             f"{fmt_s(inp['per_run']):>12} {fmt_s(frk['per_run']):>10} {fmt_s(added):>10} "
-            f"{'ok' if added <= 0.020 else 'over':>5} {fmt_b(mem_in):>12} {fmt_b(mem_fork):>9}"
+            f"{'ok' if added <= 0.020 else 'over':>5} {fmt_s(frk['total'] - inp['total']):>10} "
+            f"{fmt_b(mem_in):>12} {fmt_b(mem_fork):>9}"
         )
     print(
         f"medians of {args.rounds} alternated rounds. cell = median of the timed runs; run = wall time per timed "
-        "run, seen by the kernel; added/run = fork's per-run overhead minus in-process's; mem = peak memory "
+        "run, seen by the kernel; added/run = fork's per-run overhead minus in-process's; added/Try = whole Try, "
+        "fork minus in-process (the template, the first runs' fresh copies, the timing copies); mem = peak memory "
         "above the kernel's resident size during the Try (kernel growth + the trial processes' private pages)"
     )
 
