@@ -138,18 +138,17 @@ class FixControls:
 
     def _run(self, options: dict[str, Any]) -> None:
         try:
-            self.comparison = self.ctx.run_verify(self.ctx.report.source, self.fix.source, **options)
+            self.comparison = c = self.ctx.run_verify(self.ctx.report.source, self.fix.source, **options)
+            self.result.value = comparison_html(c)
+            if c.blocked:
+                self.allow_io.layout.display = ""
+            if c.before_s and c.after_s and not c.error:
+                self.chart.children = (comparison_figure(c.before_s, c.after_s),)
         finally:
-            self.edit.busy = False
             self.progress.value = ""
             self.stop_button.layout.display = "none"
-        c = self.comparison
-        self.result.value = comparison_html(c)
-        if c.blocked:
-            self.allow_io.layout.display = ""
-        if c.before_s and c.after_s and not c.error:
-            self.chart.children = (comparison_figure(c.before_s, c.after_s),)
-        self.refresh()
+            self.edit.busy = False
+            self.refresh()
 
 
 class FindingCard:
