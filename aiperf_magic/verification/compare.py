@@ -106,11 +106,14 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
     raise Difference(f"{where}: values of type {type(a).__name__} cannot be compared")
 
 
-HANDLE_MODULES = frozenset({"_thread", "threading", "socket", "_socket", "sqlite3", "_sqlite3", "multiprocessing"})
+HANDLE_MODULES = frozenset(
+    {"_thread", "threading", "socket", "_socket", "sqlite3", "_sqlite3", "multiprocessing", "logging"}
+    | {"ipywidgets", "matplotlib", "plotly", "IPython", "tqdm"}  # what a cell shows, not what it computes
+)
 
 
 def is_handle(value: Any) -> bool:
-    """Files, generators, iterators, locks, sockets, connections: state outside the values compared."""
+    """Files, iterators, locks, connections, loggers, widgets, figures: not the values a rewrite must keep."""
     if isinstance(value, (io.IOBase, types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)):
         return True
     if type(value).__module__.split(".")[0] in HANDLE_MODULES:

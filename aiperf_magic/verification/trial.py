@@ -54,15 +54,15 @@ class Outcome:
 def compared_names(plan: Plan, ns: dict[str, Any], notes: list[str] | None = None) -> list[str]:
     """The names to compare: the caller's, or the data among the cell's writes and reads.
 
-    Handles (open files, generators, iterators, locks, connections) are left out: they hold state
-    outside the values a rewrite must preserve, and compare by identity.
+    Handles (open files, iterators, locks, connections, loggers, widgets, figures) are left out: they
+    hold state outside the values a rewrite must preserve, and compare by identity.
     """
     if plan.compare is not None:
         return list(plan.compare)
     names = data_names(ns, plan.candidates)
     handles = [n for n in names if is_handle(ns[n])]
     if handles and notes is not None:
-        notes.append(f"not compared: {', '.join(handles)} (files, iterators, locks and connections)")
+        notes.append(f"not compared: {', '.join(handles)} (handles: files, iterators, locks, connections, widgets)")
     return [n for n in names if n not in handles]
 
 
