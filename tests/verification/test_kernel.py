@@ -14,7 +14,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-SETUP = r'''
+SETUP = r"""
 import json, os, random, signal, sqlite3, sys, threading, time, http.server, urllib.request
 import numpy as np, pandas as pd
 from aiperf_magic import verify
@@ -38,7 +38,7 @@ def lines(path):
 def add_fix(code="AIP999"):
     rep = get_ipython()._aiperf_magics.state.last_report
     rep.findings.append(Finding(code, "test", line=1, fixable=True, fix=Fix("the same cell", source=rep.source)))
-'''
+"""
 
 CASES = [
     # file append; file overwritten by the result (a wrong rewrite); delete
