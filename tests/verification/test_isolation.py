@@ -109,6 +109,7 @@ def server():
     thread.start()
     yield f"http://127.0.0.1:{srv.server_port}/", hits
     srv.shutdown()
+    srv.server_close()
     thread.join()
 
 
