@@ -27,6 +27,7 @@ from .trial import Plan
 __all__ = ["fork_available", "planned_runs", "verify"]
 
 MEMORY_MARGIN = 256 << 20
+WORKER_DATA_LIMIT = 256 << 20  # above this much input data, timed runs are fresh forks (no copies)
 
 
 def verify(
@@ -99,12 +100,15 @@ def verify(
             result.blocked = f"line {static[0].line} {static[0].what}"
             result.notes.append(f"not tried in this kernel ({why}): it would change the kernel itself")
             return result
-    refused = _memory_refusal(namespace, inputs, result.isolation)
+    data = sum(size_of(namespace[n]) for n in inputs if n in namespace)
+    refused = _memory_refusal(data, result.isolation)
     if refused:
         result.refused = refused
         return result
     runner: ForkRunner | InProcessRunner = (
-        ForkRunner(plan, _poll(cancel)) if result.isolation == "process" else InProcessRunner(plan, why)
+        ForkRunner(plan, _poll(cancel), workers=_copies_are_cheaper(data))
+        if result.isolation == "process"
+        else InProcessRunner(plan, why)
     )
     schedule = Schedule(runner, plan, result, progress)
     cost_s, cost = estimate(expected_s, repeat)
@@ -154,9 +158,21 @@ def _blocked_advice(result: Comparison, plan: Plan, repeat: int) -> str:
     )
 
 
-def _memory_refusal(namespace: dict[str, Any], inputs: list[str], isolation: str) -> str | None:
+def _copies_are_cheaper(data: int) -> bool:
+    """Timed runs in long-lived copies, on copies of the inputs, when the inputs are small next to the
+    kernel (a fork costs in proportion to the kernel's memory, a copy to the data's); otherwise a
+    fresh fork per run, which needs no copy of the data at all."""
+    try:
+        import psutil
+
+        rss = int(psutil.Process().memory_info().rss)
+    except Exception:
+        return True
+    return data <= min(WORKER_DATA_LIMIT, rss // 4)
+
+
+def _memory_refusal(data: int, isolation: str) -> str | None:
     """A Try needs room for the data the cell may change: one trial at a time, copy-on-write."""
-    data = sum(size_of(namespace[n]) for n in inputs if n in namespace)
     need = (data if isolation == "process" else 2 * data) + MEMORY_MARGIN
     try:
         import psutil

@@ -8,6 +8,7 @@ child. An :class:`Outcome` is plain data (numbers and strings) that travels back
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import pickle
 import sys
@@ -95,34 +96,48 @@ def holds_tensors(ns: dict[str, Any], names: list[str]) -> bool:
 
 
 def save_values(path: str, ns: dict[str, Any], names: list[str]) -> list[str]:
-    """Pickle each name's value into ``path``; returns the names whose values could not be pickled."""
+    """Pickle each name's value into ``path``; returns the names whose values could not be pickled.
+
+    Array data (NumPy, pandas) goes out of band into ``path + ".buf"``, so that the reader can map it
+    instead of holding a second private copy of a large frame.
+    """
     failed = []
-    with open(path, "wb") as fh:
+    with open(path, "wb") as fh, open(path + ".buf", "wb") as bh:
         for name in names:
-            if name not in ns:
+            if name not in ns or isinstance(ns[name], SHARED):
                 continue
-            if isinstance(ns[name], SHARED):
-                continue
-            start = fh.tell()
+            buffers: list[pickle.PickleBuffer] = []
             try:
-                pickle.dump((name, ns[name]), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            except BaseException as exc:
+                data = pickle.dumps((name, ns[name]), protocol=5, buffer_callback=buffers.append)
+                spans = []
+                for buf in buffers:
+                    raw = buf.raw()
+                    spans.append((bh.tell(), raw.nbytes))
+                    bh.write(raw)
+                    bh.write(b"\0" * (-raw.nbytes % 64))  # aligned, as arrays like
+            except BaseException as exc:  # a value's own __reduce__ may raise anything
                 if isinstance(exc, KeyboardInterrupt):
                     raise
-                fh.seek(start)
-                fh.truncate()
                 failed.append(name)
+                continue
+            pickle.dump((data, spans), fh, protocol=5)
     return failed
 
 
 def load_values(path: str) -> dict[str, Any]:
+    """The values saved by :func:`save_values`; their array data stays in the mapped file (read-only)."""
     out: dict[str, Any] = {}
+    size = os.path.getsize(path + ".buf")
+    with open(path + ".buf", "rb") as bh:
+        mapped = mmap.mmap(bh.fileno(), 0, access=mmap.ACCESS_READ) if size else None
+    view = memoryview(mapped) if mapped is not None else memoryview(b"")
     with open(path, "rb") as fh:
         while True:
             try:
-                name, value = pickle.load(fh)
+                data, spans = pickle.load(fh)
             except EOFError:
                 return out
+            name, value = pickle.loads(data, buffers=[view[off : off + n] for off, n in spans])
             out[name] = value
 
 
