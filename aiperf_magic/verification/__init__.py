@@ -159,16 +159,18 @@ def _blocked_advice(result: Comparison, plan: Plan, repeat: int) -> str:
 
 
 def _copies_are_cheaper(data: int) -> bool:
-    """Timed runs in long-lived copies, on copies of the inputs, when the inputs are small next to the
-    kernel (a fork costs in proportion to the kernel's memory, a copy to the data's); otherwise a
-    fresh fork per run, which needs no copy of the data at all."""
+    """Timed runs in two long-lived copies, each run on a copy of the inputs, when those copies are
+    small (at most 256 MiB, and four of them fit in free memory); otherwise a fresh fork per timed
+    run, which copies no data but pays the fork (in proportion to the kernel's memory) and a page
+    copy on each first write inside the timed region."""
+    if data > WORKER_DATA_LIMIT:
+        return False
     try:
         import psutil
 
-        rss = int(psutil.Process().memory_info().rss)
+        return 4 * data <= int(psutil.virtual_memory().available)
     except Exception:
         return True
-    return data <= min(WORKER_DATA_LIMIT, rss // 4)
 
 
 def _memory_refusal(data: int, isolation: str) -> str | None:

@@ -6,7 +6,7 @@ sockets and files. The first run of each version, whose values are compared, is 
 template, so both start from exactly the kernel's state, even if the kernel moves on meanwhile. The
 timed runs go to one long-lived forked worker per version, which runs it on fresh copies of its
 inputs and puts state back in between (a fork per run would cost more the larger the kernel);
-where its inputs cannot be copied, each timed run is a fresh fork too. One trial runs at a time.
+where its inputs cannot be copied or are large, each timed run is a fresh fork too. One trial runs at a time.
 The kernel only waits on pipes, with a deadline (a runaway trial is killed, never the kernel), a
 cancel check (Ctrl-C or a Stop button) and a memory watch (a trial that drives free memory below
 the floor is killed; trials are also the out-of-memory killer's first choice).
