@@ -14,7 +14,16 @@ import traceback
 
 from . import guard, landlock
 from .runner import run
-from .trial import Outcome, Plan, compare_with_saved, compared_names, holds_tensors, rss_now, rss_peak_growth
+from .trial import (
+    Outcome,
+    Plan,
+    compare_with_saved,
+    compared_names,
+    holds_tensors,
+    rss_now,
+    rss_peak_growth,
+    save_values,
+)
 
 VALUES = "before-values.pkl"
 
@@ -70,8 +79,6 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
 
 
 def _save(path: str, ns: dict, names: list[str]) -> list[str]:
-    from .trial import save_values
-
     failed = save_values(path, ns, names)
     with open(path + ".names", "w") as fh:
         fh.write("\n".join(names) + "\n\n" + "\n".join(failed))
