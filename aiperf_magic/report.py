@@ -171,6 +171,9 @@ class Comparison:
     compared: list[str] = field(default_factory=list)  # the names whose values were compared
     finding_code: str | None = None  # the rule whose fix was tried, when known
     title: str = ""  # the fix's title, when known
+    isolation: str = "process"  # where the trials ran: "process" (forked copies) or "in-process"
+    blocked: str | None = None  # the external side effect a trial refused, and its line
+    runs: int = 0  # times each version ran
 
     @property
     def better(self) -> bool:

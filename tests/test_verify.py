@@ -75,15 +75,31 @@ def test_missing_inputs_are_named() -> None:
 
 
 @pytest.mark.parametrize("value", [(i for i in range(3)), iter([1, 2])])
-def test_uncopyable_inputs_are_refused(value: object) -> None:
-    c = verify("y = list(g)", "y = list(g)", {"g": value}, repeat=1)
+def test_uncopyable_inputs_are_refused_in_process(value: object) -> None:
+    c = verify("y = list(g)", "y = list(g)", {"g": value}, repeat=1, isolation="in-process")
     assert c.refused and "consumed only once" in c.refused
 
 
-def test_open_files_are_refused(tmp_path) -> None:
+@pytest.mark.parametrize("value", [(i for i in range(3)), iter([0, 1, 2])])
+def test_iterators_are_consumed_only_in_forked_copies(value: object) -> None:
+    ns = {"g": value}
+    c = verify("y = list(g)", "y = [v for v in g]", ns, repeat=2)
+    assert c.equal and c.isolation == "process" and c.compared == ["y"]
+    assert list(ns["g"]) == [0, 1, 2]  # the kernel's iterator was never advanced
+
+
+def test_open_files_are_refused_in_process(tmp_path) -> None:
     with open(tmp_path / "f.txt", "w+") as fh:
-        c = verify("y = fh.read()", "y = fh.read()", {"fh": fh}, repeat=1)
+        c = verify("y = fh.read()", "y = fh.read()", {"fh": fh}, repeat=1, isolation="in-process")
     assert c.refused and "handle" in c.refused
+
+
+def test_open_files_are_read_in_forked_copies_without_moving_the_kernels_offset(tmp_path) -> None:
+    (tmp_path / "f.txt").write_text("abc\ndef\n")
+    with open(tmp_path / "f.txt") as fh:
+        c = verify("y = fh.read()", "y = ''.join(fh)", {"fh": fh}, repeat=2)
+        assert c.equal and c.compared == ["y"], c
+        assert fh.read() == "abc\ndef\n"
 
 
 def test_in_place_list_mutation_is_compared() -> None:
@@ -152,9 +168,12 @@ def test_runs_print_nothing(capsys) -> None:
 
 def test_cpu_tensors_are_compared_and_memory_is_not_guessed() -> None:
     torch = pytest.importorskip("torch")
-    c = verify("t = x * 2", "t = x + x", {"x": torch.arange(10.0)}, repeat=1)
+    c = verify("t = x * 2", "t = x + x", {"x": torch.arange(10.0)}, repeat=1, isolation="in-process")
     assert c.equal and c.memory_ratio is None
     assert any("not measured" in n for n in c.notes)
+    forked = verify("t = x * 2", "t = x + x", {"x": torch.arange(10.0)}, repeat=1)
+    assert forked.equal and forked.before_peak_bytes is not None  # resident memory of the trial process
+    assert any("resident memory" in n for n in forked.notes)
     bad = verify("t = x * 2", "t = x * 2.5", {"x": torch.arange(10.0)}, repeat=1)
     assert not bad.equal and "t[1]" in (bad.difference or "")
 

@@ -25,6 +25,10 @@ def _bytes(v: int | None) -> str:
 
 def headline(c: Comparison) -> str:
     """One sentence: the verdict on the rewrite."""
+    if c.blocked:
+        return f"Not tried: {c.blocked}."
+    if c.refused and c.refused.startswith("cancelled"):
+        return f"Stopped: {c.refused}."
     if c.refused:
         return f"Not run: {c.refused}"
     if c.timed_out:
@@ -38,6 +42,12 @@ def headline(c: Comparison) -> str:
     if c.better:
         return f"Results are equal and the rewrite is {c.speedup:.1f}x faster."
     return f"Results are equal but the rewrite is slower ({c.speedup:.2f}x)."
+
+
+def where(c: Comparison) -> str:
+    """Where the trials ran, and how many times each version ran."""
+    place = "in forked copies of the kernel" if c.isolation == "process" else "in this kernel (partial isolation)"
+    return f"each version ran {c.runs} times {place}" if c.runs else f"trials {place}"
 
 
 def rows(c: Comparison) -> list[tuple[str, str, str]]:
@@ -55,7 +65,10 @@ def render_comparison_text(c: Comparison) -> str:
     if c.speedup is not None and not c.error and not c.refused:
         out.append(f"{'':<12} {'before':>12} {'after':>22}")
         out += [f"{name:<12} {b:>12} {a:>22}" for name, b, a in rows(c)]
-        out.append(f"speedup {c.speedup:.2f}x over {c.repeat} runs each; equal: {'yes' if c.equal else 'no'}")
+        out.append(
+            f"speedup {c.speedup:.2f}x, median of {c.repeat} timed runs each; equal: {'yes' if c.equal else 'no'}"
+        )
+        out.append(where(c))
     if c.error:
         out += ["", c.error.rstrip()]
     out += [f"- {n}" for n in c.notes]
@@ -73,7 +86,8 @@ def render_comparison_html(c: Comparison) -> str:
         body = "".join(f"<tr><td>{escape(n)}</td><td>{escape(b)}</td><td>{escape(a)}</td></tr>" for n, b, a in rows(c))
         parts.append(f"<table><tr><th></th><th>before</th><th>after</th></tr>{body}</table>")
         parts.append(
-            f"<div>speedup <b>{c.speedup:.2f}x</b> over {c.repeat} runs each; equal: {'yes' if c.equal else 'no'}</div>"
+            f"<div>speedup <b>{c.speedup:.2f}x</b>, median of {c.repeat} timed runs each; "
+            f"equal: {'yes' if c.equal else 'no'}</div><div>{escape(where(c))}</div>"
         )
     if c.error:
         parts.append(f"<pre>{escape(c.error)}</pre>")

@@ -1,27 +1,34 @@
-"""Before/after proof of a rewrite: both versions run on copies of the user's data, timed side by
-side, and their results compared.
+"""Before/after proof of a rewrite: both versions run side by side, timed, and their results compared,
+without changing anything: not the namespace, not objects behind functions, not RNG streams, not a
+file, a database or a server.
 
-``verify(before, after, namespace)`` never mutates ``namespace``; it returns a
-:class:`~aiperf_magic.report.Comparison` whose ``better`` is True only when the results are equal
-and the rewrite is faster.
+``verify(before, after, namespace)`` runs each version in fresh forked copies of the kernel where a
+fork is possible (:mod:`.fork`), with external side effects refused (:mod:`.guard`); elsewhere it runs
+them in-process on copies, guarded, restoring what the cell's functions reach (:mod:`.inprocess`),
+and says so. It returns a :class:`~aiperf_magic.report.Comparison` whose ``better`` is True only when
+the results are equal and the rewrite is faster.
 """
 
 from __future__ import annotations
 
-import statistics
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from ..cell.source import runnable
 from ..report import Comparison
-from .compare import TOLERANCES, first_difference
-from .runner import RunResult, run
-from .sandbox import Refused, data_names, missing, reads_and_writes, sandbox
+from .compare import TOLERANCES
+from .fork import Cancelled, ForkRunner, OutOfMemory, fork_available
+from .inprocess import InProcessRunner
+from .precheck import hints, kernel_changing_lines
+from .sandbox import Refused, missing, reads_and_writes, size_of
+from .schedule import FIRST_LIMIT_S, Progress, Schedule, describe_isolation, estimate, planned_runs
+from .trial import Plan
 
-__all__ = ["verify"]
+__all__ = ["fork_available", "planned_runs", "verify"]
 
-MIN_TIMEOUT_S = 10.0
+MEMORY_MARGIN = 256 << 20
+WORKER_DATA_LIMIT = 256 << 20  # above this much input data, timed runs are fresh forks (no copies)
 
 
 def verify(
@@ -32,24 +39,39 @@ def verify(
     compare: Iterable[str] | None = None,
     repeat: int = 5,
     timeout_s: float | None = None,
+    allow_io: bool = False,
+    progress: Progress | None = None,
+    cancel: Callable[[], bool] | Any = None,
+    expected_s: float | None = None,
+    isolation: str = "auto",
 ) -> Comparison:
-    """Run ``before`` and ``after`` on copies of their inputs from ``namespace`` and compare them.
+    """Run ``before`` and ``after`` from the state in ``namespace``, compare them, time them.
 
-    Each side runs once to warm up (those runs' results are compared), then ``repeat`` times,
-    interleaved, for the timings; one more run of each under ``tracemalloc`` gives peak memory.
-    ``compare`` names the values to compare (default: what the original cell writes, plus the
-    data it reads, since a cell may change its inputs in place). A rewrite that runs past
-    ``timeout_s`` (default 10x the original's time, at least 10 s) is stopped and reported.
+    Each version runs once for its values and peak memory, then ``repeat`` times, interleaved, for
+    the timings: ``planned_runs(repeat)`` times in all. ``compare`` names the values to compare
+    (default: what the original cell writes, plus the data it reads, since a cell may change its
+    inputs in place). A rewrite that runs past ``timeout_s`` (default 10x the original's time, at
+    least 10 s) is stopped and reported.
+
+    Trials never repeat a cell's external side effects: the first refused write, connection or
+    command stops the Try and ``Comparison.blocked`` says what and where. ``allow_io=True`` lets
+    them happen, for real, ``planned_runs(repeat)`` times per version. ``progress(done, total, text)``
+    is called once the state is captured (``done == 0``; ``text`` gives the cost when known) and
+    after every run. ``cancel`` (a callable or a ``threading.Event``) is polled while trials run;
+    Ctrl-C has the same effect: the trials stop and the Comparison says so. ``expected_s`` (the
+    original's measured time) sizes the cost estimate and the first run's time limit.
+    ``isolation`` forces ``"in-process"`` trials (or ``"process"``; default ``"auto"``).
     """
     repeat = max(1, int(repeat))
-    result = Comparison(equal=False, repeat=repeat, notes=[])
+    result = Comparison(equal=False, repeat=repeat, notes=[], isolation="process", runs=0)
     try:
-        codes = [_compile(before, "before"), _compile(after, "after")]
+        codes = {"before": _compile(before, "before"), "after": _compile(after, "after")}
     except SyntaxError as exc:
         result.error = f"{type(exc).__name__}: {exc}"
         return result
-    reads_b, writes_b, loop_only = reads_and_writes(runnable(before))
-    reads_a, writes_a, _ = reads_and_writes(runnable(after))
+    py_before, py_after = runnable(before), runnable(after)
+    reads_b, writes_b, loop_only = reads_and_writes(py_before)
+    reads_a, writes_a, _ = reads_and_writes(py_after)
     inputs = list(dict.fromkeys(reads_b + reads_a))
     absent = missing(namespace, inputs, writes_b | writes_a)
     if absent:
@@ -58,146 +80,127 @@ def verify(
             "run the cells that define them first"
         )
         return result
+    plan = Plan(
+        codes=codes,
+        namespace=namespace,
+        inputs=inputs,
+        candidates=(writes_b - loop_only - {"_"}) | {n for n in reads_b if n in namespace},
+        compare=list(compare) if compare is not None else None,
+        allow_io=allow_io,
+        lines={
+            "before": {h.line: h.what for h in hints(before, py_before)},
+            "after": {h.line: h.what for h in hints(after, py_after)},
+        },
+    )
+    can_fork, why = fork_available()
+    if isolation == "in-process" or not can_fork:
+        result.isolation = "in-process"
+        why = why or "in-process trials were asked for"
+        static = [] if allow_io else kernel_changing_lines(before) + kernel_changing_lines(after)
+        if static:
+            result.blocked = f"line {static[0].line} {static[0].what}"
+            result.notes.append(f"not tried in this kernel ({why}): it would change the kernel itself")
+            return result
+    data = sum(size_of(namespace[n]) for n in inputs if n in namespace)
+    refused = _memory_refusal(data, result.isolation)
+    if refused:
+        result.refused = refused
+        return result
+    runner: ForkRunner | InProcessRunner = (
+        ForkRunner(plan, _poll(cancel), workers=_copies_are_cheaper(data))
+        if result.isolation == "process"
+        else InProcessRunner(plan, why)
+    )
+    schedule = Schedule(runner, plan, result, progress)
+    cost_s, cost = estimate(expected_s, repeat)
+    if cost_s is not None and cost_s > 5:
+        result.notes.append(f"estimated cost before starting: {cost}")
+    first_limit = max(60.0, 20 * expected_s) if expected_s else FIRST_LIMIT_S
     try:
-        sandbox(namespace, inputs)  # refuse early, before anything runs
+        runner.start()
+        schedule.say(f"trying: {cost}" + ("; Ctrl-C stops it" if cost_s and cost_s > 5 else ""))
+        schedule.execute(timeout_s, first_limit if result.isolation == "process" else None)
+    except (Cancelled, KeyboardInterrupt):
+        result.refused = f"cancelled after {schedule.done} of {schedule.total} runs; nothing was changed"
+    except OutOfMemory as exc:
+        result.refused = str(exc)
+    except (RuntimeError, OSError) as exc:  # the trial machinery itself failed: say so, never crash the caller
+        result.error = f"aiperf could not run the trials: {type(exc).__name__}: {exc}"
     except Refused as exc:
         result.refused = str(exc)
-        return result
-
-    # warm-up runs; their namespaces are the results compared
-    ns_before, first = _once(namespace, inputs, codes[0], None)
-    if first.error or first.timed_out:
-        result.error = "the original cell raised:\n" + (first.error or "timeout")
-        return result
-    limit = timeout_s if timeout_s is not None else max(MIN_TIMEOUT_S, 10 * first.seconds)
-    ns_after, second = _once(namespace, inputs, codes[1], limit)
-    if second.timed_out:
-        result.timed_out = True
-        result.notes.append(f"the rewrite was stopped after {limit:.3g} s (the original took {first.seconds:.3g} s)")
-        return result
-    if second.error:
-        result.error = second.error
-        return result
-
-    names = (
-        list(compare)
-        if compare is not None
-        else data_names(ns_before, (writes_b - loop_only - {"_"}) | {n for n in reads_b if n in namespace})
-    )
-    result.compared = names
-    result.equal, result.difference = _compare(ns_before, ns_after, names, result.notes)
-    uses_torch = _holds_tensors(ns_before, [*names, *inputs])
-    del ns_before, ns_after
-
-    times_b, times_a = [], []
-    for _ in range(repeat):  # interleaved, so that drift in the machine's load hits both sides alike
-        times_b.append(_once(namespace, inputs, codes[0], None)[1].seconds)
-        r = _once(namespace, inputs, codes[1], limit)[1]
-        if r.timed_out or r.error:  # flaky rewrite: report the failure, never a time
-            result.timed_out, result.error = r.timed_out, r.error
-            return result
-        times_a.append(r.seconds)
-    _timings(result, times_b, times_a)
-
-    memory_note = _peaks(result, namespace, inputs, codes, limit, uses_torch)
-    result.notes += [
-        f"wall time: median of {repeat} interleaved runs after one warm-up each"
-        + (", CUDA-synchronised" if _cuda_used() else ""),
-        memory_note,
-        "printed output of the runs is discarded",
-        "compared: " + (", ".join(names) if names else "nothing (the cell writes no data)") + "; " + TOLERANCES,
-    ]
+    finally:
+        runner.close()
+    result.notes += runner.notes
+    if result.isolation == "process" and "torch" in sys.modules and "torch" in before + after:
+        result.notes.append("torch ran on one CPU thread in the trials (OpenMP thread pools do not survive a fork)")
+    if result.blocked:
+        result.notes.append(_blocked_advice(result, plan, repeat))
+    elif not result.refused:
+        result.notes += [
+            describe_isolation(result, plan),
+            "wall time: median of the timed runs (the first run of each is for values and memory)"
+            + (", CUDA-synchronised" if _cuda_used() else ""),
+            *schedule.peak_how,
+            "printed output of the runs is discarded",
+            "compared: "
+            + (", ".join(result.compared) if result.compared else "nothing (the cell writes no data)")
+            + "; "
+            + TOLERANCES,
+        ]
     return result
+
+
+def _blocked_advice(result: Comparison, plan: Plan, repeat: int) -> str:
+    where = "forked copies of this kernel" if result.isolation == "process" else "this kernel"
+    return (
+        "nothing was written, sent or run: a Try never repeats a cell's external side effects. "
+        f"To run them anyway (for real, {planned_runs(repeat)} times per version, in {where}), "
+        "use --allow-io (or tick the panel's box), ideally on test data"
+    )
+
+
+def _copies_are_cheaper(data: int) -> bool:
+    """Timed runs in two long-lived copies, each run on a copy of the inputs, when those copies are
+    small (at most 256 MiB, and four of them fit in free memory); otherwise a fresh fork per timed
+    run, which copies no data but pays the fork (in proportion to the kernel's memory) and a page
+    copy on each first write inside the timed region."""
+    if data > WORKER_DATA_LIMIT:
+        return False
+    try:
+        import psutil
+
+        return 4 * data <= int(psutil.virtual_memory().available)
+    except Exception:
+        return True
+
+
+def _memory_refusal(data: int, isolation: str) -> str | None:
+    """A Try needs room for the data the cell may change: one trial at a time, copy-on-write."""
+    need = (data if isolation == "process" else 2 * data) + MEMORY_MARGIN
+    try:
+        import psutil
+
+        free = int(psutil.virtual_memory().available)
+    except Exception:
+        return None
+    if free < need:
+        return (
+            f"not enough free memory: a trial may need {need / 2**30:.1f} GiB for a copy of the data the cell "
+            f"uses, and {free / 2**30:.1f} GiB are available"
+        )
+    return None
+
+
+def _poll(cancel: Any) -> Callable[[], bool] | None:
+    if cancel is None:
+        return None
+    if hasattr(cancel, "is_set"):
+        return lambda: bool(cancel.is_set())
+    return lambda: bool(cancel())
 
 
 def _compile(source: str, label: str) -> Any:
     return compile(runnable(source), f"<aiperf {label}>", "exec", dont_inherit=True)
-
-
-def _once(
-    namespace: dict[str, Any], inputs: list[str], code: Any, limit: float | None, trace: bool = False
-) -> tuple[dict[str, Any], RunResult]:
-    ns = sandbox(namespace, inputs)
-    return ns, run(code, ns, limit, trace_memory=trace)
-
-
-def _compare(ns_b: dict[str, Any], ns_a: dict[str, Any], names: list[str], notes: list[str]) -> tuple[bool, str | None]:
-    for name in names:
-        if name not in ns_a:
-            return False, f"{name}: set by the original, missing after the rewrite"
-        if name not in ns_b:
-            return False, f"{name}: missing after the original"
-        diff = first_difference(ns_b[name], ns_a[name], name, notes)
-        if diff is not None:
-            return False, diff
-    return True, None
-
-
-def _timings(result: Comparison, times_b: list[float], times_a: list[float]) -> None:
-    result.before_s = statistics.median(times_b)
-    result.after_s = statistics.median(times_a)
-    result.before_p50_s, result.after_p50_s = result.before_s, result.after_s
-    result.before_p95_s, result.after_p95_s = _p95(times_b), _p95(times_a)
-    if result.after_s > 0:
-        result.speedup = result.before_s / result.after_s
-    spread_b = (max(times_b) - min(times_b)) / result.before_s if result.before_s else 0.0
-    spread_a = (max(times_a) - min(times_a)) / result.after_s if result.after_s else 0.0
-    result.notes.append(f"spread (max-min)/median: before {spread_b:.0%}, after {spread_a:.0%}")
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    pos = 0.95 * (len(ordered) - 1)
-    lo = int(pos)
-    hi = min(lo + 1, len(ordered) - 1)
-    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
-
-
-def _peaks(
-    result: Comparison,
-    namespace: dict[str, Any],
-    inputs: list[str],
-    codes: list[Any],
-    limit: float | None,
-    uses_torch: bool,
-) -> str:
-    """Fill the peak-memory fields from one extra run of each side; returns how they were measured."""
-    torch = sys.modules.get("torch")
-    if uses_torch and torch is not None and _cuda_used():
-        peaks = []
-        for code, lim in ((codes[0], None), (codes[1], limit)):
-            torch.cuda.reset_peak_memory_stats()
-            _once(namespace, inputs, code, lim)
-            peaks.append(int(torch.cuda.max_memory_allocated()))
-        how = "peak memory: torch.cuda.max_memory_allocated in one extra run each"
-    elif uses_torch:
-        # tensors live in torch's own allocator, which tracemalloc does not see: a ratio would mislead
-        return "peak memory: not measured (CPU tensors are invisible to tracemalloc)"
-    else:
-        peaks = [
-            _once(namespace, inputs, code, lim, trace=True)[1].peak_bytes or 0
-            for code, lim in ((codes[0], None), (codes[1], limit))
-        ]
-        how = (
-            "peak memory: tracemalloc (Python and NumPy allocations) in one extra run each; "
-            "other native allocators are not counted"
-        )
-    result.before_peak_bytes, result.after_peak_bytes = peaks
-    if peaks[0]:
-        result.memory_ratio = peaks[1] / peaks[0]
-    return how
-
-
-def _holds_tensors(ns: dict[str, Any], names: list[str]) -> bool:
-    torch = sys.modules.get("torch")
-    if torch is None:
-        return False
-    for name in names:
-        value = ns.get(name)
-        items = value if isinstance(value, (list, tuple)) else [value]
-        if any(isinstance(v, (torch.Tensor, torch.nn.Module)) for v in items[:100]):
-            return True
-    return False
 
 
 def _cuda_used() -> bool:

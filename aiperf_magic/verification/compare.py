@@ -3,15 +3,19 @@
 Tolerances: exact for ints, bools, strings, bytes and objects; floats match when
 ``|a - b| <= atol + rtol * |b|`` with rtol=1e-7, atol=1e-12 for 64-bit floats and rtol=1e-6,
 atol=1e-7 when either side is 32-bit or lower (a float32 rewrite of float64 code is accepted),
-NaN equal to NaN. A list that became a NumPy array of the same values, or a numeric column whose
-dtype changed (int64 -> float64), is equal, with a note. DataFrames must have the same index and
-the same columns in the same order.
+NaN equal to NaN (and pandas' NA/NaT to themselves). A list that became a NumPy array of the same
+values, or a numeric column whose dtype changed (int64 -> float64), is equal, with a note.
+DataFrames must have the same index and the same columns in the same order. pandas ``Index`` and
+``MultiIndex`` compare label by label (and by names); categoricals compare by label, and their
+categories (and order flag) must match.
 """
 
 from __future__ import annotations
 
+import io
 import math
 import sys
+import types
 from typing import Any
 
 RTOL64, ATOL64 = 1e-7, 1e-12
@@ -46,6 +50,10 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
     torch = sys.modules.get("torch")
     if pd is not None and isinstance(a, (pd.DataFrame, pd.Series)):
         return _frames(pd, np, a, b, where, notes)
+    if pd is not None and isinstance(a, (pd.Index, pd.Categorical)):
+        return _index(pd, np, a, b, where, notes)
+    if pd is not None and _both_missing(pd, a, b):
+        return None
     if torch is not None and (isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor)):
         if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
             raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
@@ -81,6 +89,8 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
         return None
     if type(a) is not type(b):
         raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
+    if is_handle(a):  # a lock, file or connection compares by identity: its state is not the result
+        return None
     try:
         same = a == b
         if isinstance(same, bool):
@@ -94,6 +104,24 @@ def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
     except Exception:
         pass
     raise Difference(f"{where}: values of type {type(a).__name__} cannot be compared")
+
+
+HANDLE_MODULES = frozenset(
+    {"_thread", "threading", "socket", "_socket", "sqlite3", "_sqlite3", "multiprocessing", "logging"}
+    | {"ipywidgets", "matplotlib", "plotly", "IPython", "tqdm"}  # what a cell shows, not what it computes
+)
+
+
+def is_handle(value: Any) -> bool:
+    """Files, iterators, locks, connections, loggers, widgets, figures: not the values a rewrite must keep."""
+    if isinstance(value, (io.IOBase, types.GeneratorType, types.CoroutineType, types.AsyncGeneratorType)):
+        return True
+    if type(value).__module__.split(".")[0] in HANDLE_MODULES:
+        return True
+    try:
+        return iter(value) is value  # an iterator: consumed, not compared
+    except TypeError:
+        return False
 
 
 def _is_number(v: Any) -> bool:
@@ -134,11 +162,11 @@ def _arrays(np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
         narrow = min(a.dtype.itemsize, b.dtype.itemsize) < 8 and "f" in (a.dtype.kind, b.dtype.kind)
         rtol, atol = (RTOL32, ATOL32) if narrow else (RTOL64, ATOL64)
         ok = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
+    elif a.dtype.kind == "O" or b.dtype.kind == "O":  # element by element: NA, tuples, mixed objects
+        pairs = zip(a.ravel(), b.ravel(), strict=True)
+        ok = np.array([_same_obj(x, y) for x, y in pairs], dtype=bool).reshape(a.shape)
     elif numeric or a.dtype.kind == b.dtype.kind:
         ok = np.asarray(a == b)
-        if a.dtype.kind == "O":
-            pairs = zip(a.ravel(), b.ravel(), strict=True)
-            ok = np.array([_same_obj(x, y) for x, y in pairs], dtype=bool).reshape(a.shape)
     else:
         raise Difference(f"{where}: dtype {a.dtype} became {b.dtype}")
     if ok.shape != a.shape or not ok.all():
@@ -172,7 +200,55 @@ def _frames(pd: Any, np: Any, a: Any, b: Any, where: str, notes: list[str]) -> N
     return None
 
 
+def _index(pd: Any, np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
+    """Index, MultiIndex and Categorical values: labels in order, then names and categories."""
+    kind = pd.Categorical if isinstance(a, pd.Categorical) else pd.Index
+    if not isinstance(b, kind):
+        raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
+    if len(a) != len(b):
+        raise Difference(f"{where}: length {len(a)} became {len(b)}")
+    if isinstance(a, pd.MultiIndex) != isinstance(b, pd.MultiIndex) or a.ndim != b.ndim:
+        raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
+    if isinstance(a, pd.MultiIndex) and a.nlevels != b.nlevels:
+        raise Difference(f"{where}: {a.nlevels} levels became {b.nlevels}")
+    if kind is pd.Index and list(a.names) != list(b.names):
+        raise Difference(f"{where}: names {list(a.names)} became {list(b.names)}")
+    _categories(a.dtype, b.dtype, where, notes)
+    if a.dtype != b.dtype and getattr(a.dtype, "categories", None) is None:
+        notes.append(f"{where}: dtype {a.dtype} became {b.dtype}")
+    if a.equals(b):
+        return None
+    _arrays(np, _labels(np, a), _labels(np, b), where, notes)
+    return None
+
+
+def _labels(np: Any, values: Any) -> Any:
+    out = np.empty(len(values), dtype=object)
+    out[:] = list(values)  # tuples of a MultiIndex stay tuples, categories become their labels
+    return out
+
+
+def _categories(da: Any, db: Any, where: str, notes: list[str]) -> None:
+    ca, cb = getattr(da, "categories", None), getattr(db, "categories", None)
+    if ca is None and cb is None:
+        return
+    if ca is None or cb is None:
+        notes.append(f"{where}: dtype {da} became {db}")
+        return
+    if list(ca) != list(cb) or bool(da.ordered) != bool(db.ordered):
+        raise Difference(f"{where}: categories {_short(list(ca))} became {_short(list(cb))}")
+
+
+def _both_missing(pd: Any, a: Any, b: Any) -> bool:
+    try:
+        return bool(pd.api.types.is_scalar(a) and pd.api.types.is_scalar(b) and pd.isna(a) and pd.isna(b))
+    except (TypeError, ValueError):
+        return False
+
+
 def _column(np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
+    if hasattr(a, "cat") and hasattr(b, "dtype"):
+        _categories(a.dtype, b.dtype, where, notes)
     try:
         _arrays(np, a.to_numpy(), b.to_numpy(), where, notes)
     except Difference as d:

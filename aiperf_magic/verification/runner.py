@@ -22,6 +22,16 @@ from types import CodeType
 from typing import Any
 
 
+class Discard(io.TextIOBase):
+    """A text stream that swallows what is written: a cell printing a lot costs no memory."""
+
+    def write(self, s: str) -> int:
+        return len(s)
+
+    def writable(self) -> bool:
+        return True
+
+
 class RunTimeout(BaseException):
     """Raised inside a run that passed its deadline (BaseException: ``except Exception`` won't eat it)."""
 
@@ -49,8 +59,8 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
     start = time.perf_counter()
     error, timed_out = None, False
     try:
-        # what the cells print is not the user's to read nine times over: it is discarded
-        with _deadline(timeout_s), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        # what the cells print is not the user's to read nine times over: it is discarded, unkept
+        with _deadline(timeout_s), contextlib.redirect_stdout(Discard()), contextlib.redirect_stderr(Discard()):
             try:
                 exec(code, ns)
                 _cuda_sync()

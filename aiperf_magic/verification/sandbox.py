@@ -186,3 +186,20 @@ def missing(namespace: dict[str, Any], inputs: list[str], writes: set[str]) -> l
 def data_names(ns: dict[str, Any], names: Iterator[str] | set[str]) -> list[str]:
     """The names worth comparing: data, not modules, functions or classes."""
     return sorted(n for n in names if n in ns and not n.startswith("__") and not isinstance(ns[n], SHARED))
+
+
+def size_of(value: Any) -> int:
+    """Bytes held by a value (arrays, frames, tensors, modules' weights; shallow size otherwise)."""
+    for attr in ("nbytes",):
+        n = getattr(value, attr, None)
+        if isinstance(n, int):
+            return n
+    pd = sys.modules.get("pandas")
+    if pd is not None and isinstance(value, (pd.DataFrame, pd.Series)):
+        return int(value.memory_usage(deep=False).sum()) if isinstance(value, pd.DataFrame) else int(value.nbytes)
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        return int(value.element_size() * value.nelement())
+    if torch is not None and isinstance(value, torch.nn.Module):
+        return sum(int(p.element_size() * p.nelement()) for p in value.state_dict().values())
+    return sys.getsizeof(value)

@@ -37,6 +37,8 @@ def _tried_note(tried: Any, safety: str) -> str:
     """What ``%aiperf try`` proved about this rewrite, for the line printed after inserting it."""
     if tried is None:
         return " It was not checked for equal results; try it first." if safety == "unsafe" else ""
+    if tried.blocked:
+        return f" It was not tried: {tried.blocked} (a try never repeats that); check it before relying on it."
     if tried.error or tried.refused:
         return " Its try did not complete; check it before relying on it."
     if not tried.equal:

@@ -58,6 +58,7 @@ def _try_parser() -> Parser:
     parser.add_argument("address", metavar=ADDRESS)
     parser.add_argument("--repeat", metavar="N", type=int, default=5)
     parser.add_argument("--timeout", metavar="SECONDS", type=float, default=None)
+    parser.add_argument("--allow-io", action="store_true", help="let the cell's writes run (in every run)")
     return parser
 
 
@@ -73,13 +74,62 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
         reason = finding.fix.reason if finding.fix is not None else "no rewrite exists for this rule"
         raise UsageError(f"Finding {n} ({finding.code}, line {report.cell_line(finding.line or 0)}) "
                          f"has no fix to try: {reason}.")
-    from ...verification import verify
+    from ...verification import planned_runs, verify
 
-    comparison = verify(report.source, finding.fix.source, ctx.user_ns, repeat=args.repeat, timeout_s=args.timeout)
+    show = _progress_line(ctx)
+    if args.allow_io:  # said before anything runs: the writes are real, and how many times they happen
+        show(0, 0, f"--allow-io: the cell's writes run for real, {planned_runs(args.repeat)} times for each version")
+    comparison = verify(
+        report.source,
+        finding.fix.source,
+        ctx.user_ns,
+        repeat=args.repeat,
+        timeout_s=args.timeout,
+        allow_io=args.allow_io,
+        progress=show,
+        expected_s=report.wall_s or None,
+    )
     comparison.finding_code = finding.code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
     ctx.state.comparisons[finding.fix.source] = comparison  # `%aiperf apply` says what Try proved
     return comparison
+
+
+@dataclass
+class Line:
+    """One line of progress or announcement, shown as text (escaped in HTML)."""
+
+    text: str
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(self.text)
+
+    def _repr_html_(self) -> str:
+        return f'<pre class="aiperf-message">{escape(self.text)}</pre>'
+
+
+def _progress_line(ctx: CommandContext) -> Any:
+    """Try's progress: one line updated in place in a notebook; a terminal gets the announcements only."""
+    from IPython.display import display
+
+    in_kernel = getattr(ctx.shell, "kernel", None) is not None
+    handle: Any = None
+
+    def show(done: int, total: int, text: str) -> None:
+        nonlocal handle
+        message = Line(f"aiperf try: {text}")
+        if total == 0 and in_kernel:  # an announcement stays on screen, apart from the progress line
+            display(message)
+        elif total == 0:
+            print(message.text)
+        elif handle is not None:
+            handle.update(message)
+        elif in_kernel:
+            handle = display(message, display_id=True)
+        elif done == 0 and ("about" in text or "allow-io" in text):  # the cost, or real writes ahead
+            print(message.text)
+
+    return show
 
 
 def _fix_parser() -> Parser:

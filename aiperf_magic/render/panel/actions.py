@@ -23,10 +23,12 @@ Verify = Callable[..., Comparison]
 REPEAT = 5
 
 
-def _default_verify(before: str, after: str, namespace: dict[str, Any], repeat: int = REPEAT) -> Comparison:
+def _default_verify(
+    before: str, after: str, namespace: dict[str, Any], repeat: int = REPEAT, **options: Any
+) -> Comparison:
     from ...verification import verify
 
-    return verify(before, after, namespace, repeat=repeat)
+    return verify(before, after, namespace, repeat=repeat, **options)
 
 
 def _user_namespace() -> dict[str, Any]:
@@ -55,13 +57,24 @@ class PanelContext:
     bridge: Bridge = field(default_factory=shared_bridge)
     namespace: dict[str, Any] = field(default_factory=_user_namespace)
 
-    def run_verify(self, before: str, after: str) -> Comparison:
-        """Calls verify; a verify that raises becomes a Comparison carrying the error."""
+    def run_verify(self, before: str, after: str, **options: Any) -> Comparison:
+        """Calls verify; a verify that raises becomes a Comparison carrying the error.
+
+        ``options`` (allow_io, progress, cancel) reach the real verify only; an injected one gets none.
+        """
         try:
+            if options and self.verify is _default_verify:
+                return self.verify(before, after, self.namespace, repeat=REPEAT, **options)
             return self.verify(before, after, self.namespace, repeat=REPEAT)
         except Exception as exc:
             text = "".join(traceback.format_exception_only(type(exc), exc)).strip()
             return Comparison(equal=False, error=text)
+
+    def tries_in_background(self) -> bool:
+        """True when Try may run beside the kernel: the real verify, in forked copies (a Stop button works)."""
+        from ...verification import fork_available
+
+        return self.verify is _default_verify and fork_available()[0]
 
 
 def status_html(text: str, kind: str = "info") -> str:

@@ -7,6 +7,7 @@ applied after the user ticks the explicit confirmation.
 from __future__ import annotations
 
 import importlib
+import threading
 from typing import Any
 
 import ipywidgets as widgets
@@ -64,13 +65,25 @@ class FixControls:
         self.progress = widgets.HTML("")
         self.result = widgets.HTML("")
         self.chart = widgets.Box([])
-        buttons = widgets.HBox([self.try_button, self.edit.apply_button, self.edit.undo_button])
+        # Try never repeats a cell's writes; after a Try refused one, the user may allow them
+        runs = 1 + REPEAT  # verification.planned_runs(REPEAT); render does not import verification
+        self.allow_io = widgets.Checkbox(
+            value=False,
+            description=f"Allow the cell's writes (each version runs {runs} more times, for real)",
+            indent=False,
+            layout={"width": "auto", "display": "none"},
+        )
+        self.stop_button = widgets.Button(description="Stop", icon="stop", layout={"display": "none"})
+        self.cancel = threading.Event()
+        self.stop_button.on_click(lambda _b: self.cancel.set())
+        buttons = widgets.HBox([self.try_button, self.stop_button, self.edit.apply_button, self.edit.undo_button])
         self.refresh()
         self.parts: list[Any] = [
             title,
             diff,
             buttons,
             self.confirm,
+            self.allow_io,
             self.progress,
             self.result,
             self.chart,
@@ -81,7 +94,7 @@ class FixControls:
     @property
     def proven(self) -> bool:
         c = self.comparison
-        return c is not None and c.equal and not c.error and not c.timed_out
+        return c is not None and c.equal and not c.error and not c.timed_out and not c.blocked
 
     def refresh(self) -> None:
         self.edit.allowed = self.proven or (self.unsafe and self.confirm.value)
@@ -95,20 +108,47 @@ class FixControls:
         self.refresh()
         # Widget state is sent as soon as it changes, so this line shows while verify runs.
         self.progress.value = status_html(
-            f"Running the original and the rewrite {REPEAT} times each on copies of your data…"
+            f"Running the original and the rewrite {1 + REPEAT} times each in copies of the kernel…"
         )
         self.result.value = ""
         self.chart.children = ()
+        self.cancel.clear()
+        options: dict[str, Any] = {"allow_io": self.allow_io.value, "progress": self._progress}
+        if not self.ctx.tries_in_background():
+            self._run(options)
+            return
+        # The trials run in forked copies: the kernel only waits, so it waits in a thread and Stop
+        # works. The click returns once the copy is taken, so the next cell cannot race the fork.
+        started = threading.Event()
+
+        def progress(done: int, total: int, text: str) -> None:
+            started.set()
+            self._progress(done, total, text)
+
+        options.update(progress=progress, cancel=self.cancel)
+        self.stop_button.layout.display = ""
+        thread = threading.Thread(target=self._run, args=(options,), name="aiperf-try", daemon=True)
+        thread.start()
+        while thread.is_alive() and not started.wait(0.05):
+            pass
+
+    def _progress(self, done: int, total: int, text: str) -> None:
+        stoppable = self.stop_button.layout.display == ""
+        self.progress.value = status_html(f"{text} · Stop cancels" if stoppable else text)
+
+    def _run(self, options: dict[str, Any]) -> None:
         try:
-            self.comparison = self.ctx.run_verify(self.ctx.report.source, self.fix.source)
+            self.comparison = c = self.ctx.run_verify(self.ctx.report.source, self.fix.source, **options)
+            self.result.value = comparison_html(c)
+            if c.blocked:
+                self.allow_io.layout.display = ""
+            if c.before_s and c.after_s and not c.error:
+                self.chart.children = (comparison_figure(c.before_s, c.after_s),)
         finally:
-            self.edit.busy = False
             self.progress.value = ""
-        c = self.comparison
-        self.result.value = comparison_html(c)
-        if c.before_s and c.after_s and not c.error:
-            self.chart.children = (comparison_figure(c.before_s, c.after_s),)
-        self.refresh()
+            self.stop_button.layout.display = "none"
+            self.edit.busy = False
+            self.refresh()
 
 
 class FindingCard:

@@ -47,11 +47,12 @@ def diff_block(diff: str) -> str:
 
 def comparison_html(c: Comparison) -> str:
     """The outcome of a Try: equal ✓ / different ✗ with the verdict sentence, then speed and latency."""
-    proven = c.equal and not (c.error or c.refused or c.timed_out)
+    proven = c.equal and not (c.error or c.refused or c.timed_out or c.blocked)
     if proven:
         mark = f'<b class="aiperf-equal" style="color:{OK_COLOR}">✓ equal</b>'
     else:
-        label = "not run" if c.refused else "timed out" if c.timed_out else "error" if c.error else "different"
+        outcomes = ((c.blocked, "not tried"), (c.refused, "not run"), (c.timed_out, "timed out"), (c.error, "error"))
+        label = next((text for cond, text in outcomes if cond), "different")
         mark = f'<b class="aiperf-different" style="color:{BAD_COLOR}">✗ {label}</b>'
     # the numbers below already say "equal and faster"; any other outcome needs its sentence
     parts = [mark if c.better else f"{mark} {esc(headline(c))}"]
