@@ -79,7 +79,7 @@ class AiperfMagics(Magics):
 
             %aiperf rules            the catalog of traps aiperf knows
             %aiperf explain AIP301   why a trap is slow and what to write instead
-            %aiperf try AIP301       run the fix on copies of your data: speedup, equal results
+            %aiperf try AIP301       run the fix in copies of your kernel: speedup, equal results
             %aiperf fix              the last cell rewritten with its safe fixes, as a diff
             %aiperf apply N          put fix N of the last report into the notebook
             %aiperf auto on|off      light profiling of every cell

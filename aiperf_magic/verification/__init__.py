@@ -44,6 +44,7 @@ def verify(
     cancel: Callable[[], bool] | Any = None,
     expected_s: float | None = None,
     isolation: str = "auto",
+    first_line: int = 1,
 ) -> Comparison:
     """Run ``before`` and ``after`` from the state in ``namespace``, compare them, time them.
 
@@ -61,15 +62,20 @@ def verify(
     Ctrl-C has the same effect: the trials stop and the Comparison says so. ``expected_s`` (the
     original's measured time) sizes the cost estimate and the first run's time limit.
     ``isolation`` forces ``"in-process"`` trials (or ``"process"``; default ``"auto"``).
+    ``first_line`` is the number the user sees on the first line of ``before`` (2 under a
+    ``%%aiperf`` line), so that "line N" in what Try says is the line of the cell as shown.
     """
     repeat = max(1, int(repeat))
+    # blank lines keep every line number where the user sees it, as IPython does for the magic line
+    pad = "\n" * max(0, first_line - 1)
+    py_before, py_after = pad + runnable(before), pad + runnable(after)
+    before, after = pad + before, pad + after
     result = Comparison(equal=False, repeat=repeat, notes=[], isolation="process", runs=0)
     try:
-        codes = {"before": _compile(before, "before"), "after": _compile(after, "after")}
+        codes = {"before": _compile(py_before, "before"), "after": _compile(py_after, "after")}
     except SyntaxError as exc:
         result.error = f"{type(exc).__name__}: {exc}"
         return result
-    py_before, py_after = runnable(before), runnable(after)
     reads_b, writes_b, loop_only = reads_and_writes(py_before)
     reads_a, writes_a, _ = reads_and_writes(py_after)
     inputs = list(dict.fromkeys(reads_b + reads_a))
@@ -199,8 +205,8 @@ def _poll(cancel: Any) -> Callable[[], bool] | None:
     return lambda: bool(cancel())
 
 
-def _compile(source: str, label: str) -> Any:
-    return compile(runnable(source), f"<aiperf {label}>", "exec", dont_inherit=True)
+def _compile(python: str, label: str) -> Any:
+    return compile(python, f"<aiperf {label}>", "exec", dont_inherit=True)
 
 
 def _cuda_used() -> bool:

@@ -190,10 +190,10 @@ def test_try_in_a_kernel_changes_nothing_and_says_why(tmp_path: Path) -> None:
 
     start = len(sources) - 14  # the magic's cells, in order
     magic = [_texts(c) for c in cells[start:]]
-    assert "Not tried: line 1 appends to magic.txt." in magic[2]
+    assert "Not tried: line 2 appends to magic.txt." in magic[2]  # the cell's line, under %%aiperf
     assert "--allow-io: the cell's writes run for real, 3 times for each version" in magic[3]
     assert "magic lines 7" in magic[4]  # 1 from the cell + 2 versions x 3 runs, in forked children
-    assert "Not tried: line 1 runs the shell command `echo run >> shell.txt`." in magic[7]
+    assert "Not tried: line 2 runs the shell command `echo run >> shell.txt`." in magic[7]
     assert "shell lines 1" in magic[8]
     assert "Results are equal" in magic[12] and "faster" in magic[12] and "forked copies" in magic[12]
     assert "alive ['a', 'b', 'c'] 0" in magic[13]

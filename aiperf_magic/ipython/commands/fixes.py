@@ -63,7 +63,7 @@ def _try_parser() -> Parser:
 
 
 def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
-    """Run the last cell and the rewrite of one finding on copies of the data; show the Comparison."""
+    """Run the last cell and the rewrite of one finding in copies of the kernel; show the Comparison."""
     args = _try_parser().parse_args(argv)
     if args.repeat < 1 or (args.timeout is not None and not args.timeout > 0):
         raise UsageError("--repeat takes a positive number of runs and --timeout a positive number of seconds")
@@ -88,6 +88,7 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
         allow_io=args.allow_io,
         progress=show,
         expected_s=report.wall_s or None,
+        first_line=report.cell_line(1),
     )
     comparison.finding_code = finding.code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
