@@ -31,10 +31,13 @@ def analyze(
     namespace: Mapping[str, Any] | None = None,
     context: Context | None = None,
     fixes: bool = True,
+    preview: bool = False,
 ) -> list[Finding]:
     """Static findings for one cell (or file), sorted by position.
 
-    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). ``namespace`` is
+    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). By default only
+    the rules that earned their place by measured precision run; ``select=["ALL"]`` (or
+    ``preview=True``) adds the preview rules, and an exact code selects its rule. ``namespace`` is
     the live namespace of ``%%aiperf`` (objects there tell what a name holds). ``context`` carries
     names imported and defined by earlier cells of a notebook; it is updated with this cell's.
     A cell that starts with ``%%time``/``%%timeit``/``%%aiperf`` is analysed on its body (lines
@@ -42,7 +45,9 @@ def analyze(
     With ``fixes`` (the default) each finding whose rule has a fixer carries its rewrite in
     ``finding.fix`` (or the reason there is none), and ``finding.fixable`` says whether it has one.
     """
-    analysis = analyze_cell(source, select=select, ignore=ignore, namespace=namespace, context=context)
+    analysis = analyze_cell(
+        source, select=select, ignore=ignore, namespace=namespace, context=context, preview=preview
+    )
     if fixes and analysis.findings:
         attach_fixes(analysis)
     return analysis.findings

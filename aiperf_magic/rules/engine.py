@@ -56,6 +56,7 @@ def analyze_cell(
     ignore: Iterable[str] | str | None = None,
     namespace: Mapping[str, Any] | None = None,
     context: Context | None = None,
+    preview: bool = False,
 ) -> Analysis:
     """The parse, facts and findings of one cell, kept together for the fixers."""
     analysis = Analysis(source)
@@ -63,11 +64,11 @@ def analyze_cell(
     if parsed is None:  # another language (%%bash ...)
         return analysis
     if isinstance(parsed, ParseFailure):
-        if code_selected(PARSE_ERROR, select, ignore):
+        if code_selected(PARSE_ERROR, select, ignore, preview=preview):
             analysis.findings.append(_parse_finding(parsed))
         return analysis
     analysis.cell = parsed
-    rules = [r for r in selected(select, ignore) if r.check is not None]
+    rules = [r for r in selected(select, ignore, preview=preview) if r.check is not None]
     with recursion_headroom():
         try:
             facts = _collect(parsed, namespace, context)

@@ -16,12 +16,17 @@ import libcst as cst
 
 from ..cell.tree import FastVisitor, children
 from .names import Names, dotted
-from .symbols import Symbol, infer_symbol, live_symbol
+from .symbols import Symbol, infer_symbol, live_symbol, model_method
 
 if TYPE_CHECKING:
     from ..cell.parsed import ParsedCell
 
 DEPRECATED_AMP = frozenset({"torch.cuda.amp.autocast", "torch.cuda.amp.GradScaler"})
+# Methods that only a torch module answers this way: a name they are called on holds a model,
+# whatever made it (a class imported from the project's own module, a loaded checkpoint).
+MODEL_USES = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children"})
+# In-place module methods: ``model.to(device)`` alone on a line moves the model itself.
+IN_PLACE_MODEL = frozenset({"to", "cuda", "half", "bfloat16", "eval", "train", "requires_grad_"})
 
 LoopNode = cst.For | cst.While | cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp
 
@@ -66,6 +71,7 @@ class Call:
     scope: Scope
     withs: tuple[str, ...]
     guarded: bool  # under ``if step % k == 0`` (runs every k-th iteration only)
+    callee: Symbol | None = None  # what the called name held at this point of the code (``model(x)``)
 
     def kwarg(self, name: str) -> cst.Arg | None:
         return next((a for a in self.node.args if a.keyword and a.keyword.value == name), None)
@@ -111,6 +117,7 @@ class Facts:
     earlier_functions: dict[str, Any] = field(default_factory=dict)  # summaries from earlier cells
     earlier_flags: set[str] = field(default_factory=set)
     earlier_defs: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    model_names: set[str] = field(default_factory=set)  # names used as models (``m.parameters()``)
 
     def symbol(self, node: cst.BaseExpression | None) -> Symbol | None:
         """What a name (or ``self.attr``-free expression) is known to hold."""
@@ -118,7 +125,10 @@ class Facts:
             sym = self.symbols.get(node.value)
             if sym is not None:
                 return sym
-            return live_symbol(self.names.live(node.value))
+            sym = live_symbol(self.names.live(node.value))
+            if sym is None and node.value in self.model_names and node.value not in self.functions:
+                return Symbol("model")
+            return sym
         return None
 
     def kind(self, node: cst.BaseExpression | None) -> str | None:
@@ -283,8 +293,11 @@ class Collector(FastVisitor):
         receiver = func.value if isinstance(func, cst.Attribute) else None
         qname = self.facts.names.qname(func) if dotted(func) else None
         loop = self.loops[-1] if self.loops else None
-        call = Call(node, qname, method, receiver, loop, self.scope, tuple(self.withs), self.guards > 0)
+        callee = self.facts.symbol(func) if isinstance(func, cst.Name) else None
+        call = Call(node, qname, method, receiver, loop, self.scope, tuple(self.withs), self.guards > 0, callee)
         self.facts.calls.append(call)
+        if isinstance(receiver, cst.Name) and _used_as_model(method, node, self.facts.kind(receiver)):
+            self.facts.model_names.add(receiver.value)
         for outer in self.loops:
             outer.calls.append(call)
         if method == "backward":
@@ -321,6 +334,21 @@ class Collector(FastVisitor):
                 self.facts.symbols[node.target.value] = sym
         return True
 
+    def visit_Expr(self, node: cst.Expr) -> bool:
+        """``model.to(device)`` / ``model.half()`` alone on a line: the module changed in place."""
+        call = node.value
+        if (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Attribute)
+            and isinstance(call.func.value, cst.Name)
+            and call.func.attr.value in IN_PLACE_MODEL
+        ):
+            before = self.facts.symbol(call.func.value)
+            if before is None or before.kind == "model":
+                base = before if before is not None else Symbol("model", call)
+                self.facts.symbols[call.func.value.value] = model_method(base, call.func.attr.value, call)
+        return True
+
     def visit_AugAssign(self, node: cst.AugAssign) -> bool:
         self._record_assign(node, [node.target], node.value)
         return True
@@ -338,6 +366,15 @@ class Collector(FastVisitor):
         if len(node.value) < 16:
             self.facts.strings.add(node.value.strip("'\"bruBRU"))
         return False
+
+
+def _used_as_model(method: str | None, call: cst.Call, kind: str | None) -> bool:
+    """``x.parameters()``, ``x.eval()``, ``x.train()``: only a module is used this way."""
+    if kind is not None and kind != "model":
+        return False  # a frame's ``eval("a + b")``, an optimizer: their kind is known already
+    if method in MODEL_USES:
+        return True
+    return method in ("eval", "train") and not call.args
 
 
 # Calls that wrap an iterable without changing what a loop iterates over.

@@ -98,6 +98,17 @@ _FRAME_METHODS = frozenset(
     ]
 )
 _TINY_FRAME_METHODS = frozenset({"head", "tail", "sample"})
+RNG_MAKERS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
+# What a NumPy generator draws: arrays (``rng.normal(size=n)``, ``rng.random(n)``).
+_RNG_DRAWS = frozenset(
+    {
+        "random", "normal", "standard_normal", "uniform", "integers", "choice", "permutation", "exponential",
+        "poisson", "binomial", "lognormal", "gamma", "beta", "multivariate_normal", "randn", "rand", "randint",
+        "standard_exponential", "laplace", "logistic", "geometric", "dirichlet", "multinomial",
+    }
+)
+# ``X.from_pretrained`` that loads no network: tokenizers, processors, configurations, schedulers.
+_NOT_MODELS = ("token", "processor", "extractor", "config", "scheduler", "pipeline")
 _LIVE_KINDS: tuple[tuple[str, str], ...] = (
     ("torch.compile", "compiled_model"),
     ("torch.jit._script.RecursiveScriptModule", "compiled_model"),
@@ -108,6 +119,8 @@ _LIVE_KINDS: tuple[tuple[str, str], ...] = (
     ("pandas.DataFrame", "frame"),
     ("pandas.Series", "series"),
     ("numpy.ndarray", "ndarray"),
+    ("numpy.random._generator.Generator", "rng"),
+    ("numpy.random.mtrand.RandomState", "rng"),
     ("torch.Tensor", "tensor"),
     ("concurrent.futures.ThreadPoolExecutor", "thread_pool"),
     ("concurrent.futures.ProcessPoolExecutor", "process_pool"),
@@ -168,12 +181,9 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
     method = func.attr.value
     base = infer_symbol(func.value, facts)
     if base is not None and base.kind == "model" and method in _MODEL_METHODS:
-        low = method in ("half", "bfloat16") or any(
-            isinstance(a.value, cst.Attribute) and a.value.attr.value in ("float16", "bfloat16", "half")
-            for a in call.args
-        )
-        gpu = method == "cuda" or (method == "to" and bool(call.args) and looks_like_device(call.args[0].value))
-        return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
+        return model_method(base, method, call)
+    if base is not None and base.kind == "rng" and method in _RNG_DRAWS:
+        return Symbol("ndarray", call, numeric=True)
     if base is not None and base.kind == "frame":
         if method in _FRAME_METHODS:
             return replace(base, node=call)
@@ -188,8 +198,41 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
     if method in ("to", "cuda") and base is not None and base.kind == "tensor":
         return base
     if method.endswith("from_pretrained"):
-        return Symbol("model", call)
+        return _pretrained(call, facts)
     return None
+
+
+def model_method(base: Symbol, method: str, call: cst.Call) -> Symbol:
+    """The model after ``model.<method>(...)``: moved to a GPU, cast to half or bfloat16."""
+    low = method in ("half", "bfloat16") or any(_low_dtype(a.value) for a in call.args)
+    device = next((a.value for a in call.args if a.keyword is None or a.keyword.value == "device"), None)
+    gpu = method == "cuda" or (method == "to" and device is not None and looks_like_device(device))
+    return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
+
+
+def _low_dtype(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and node.attr.value in ("float16", "bfloat16", "half")
+
+
+def _pretrained(call: cst.Call, facts: Facts) -> Symbol | None:
+    """``X.from_pretrained(...)``: a model, unless X is a tokenizer, processor or configuration."""
+    owner = (dotted_name_of(call.func) or "").rsplit(".", 1)[0].lower()
+    if any(word in owner for word in _NOT_MODELS):
+        return None
+    low = any(
+        a.keyword is not None
+        and (
+            (a.keyword.value in ("torch_dtype", "dtype") and _low_dtype(a.value))
+            or a.keyword.value in ("load_in_8bit", "load_in_4bit", "quantization_config")
+        )
+        for a in call.args
+    )
+    return Symbol("model", call, low_precision=low)
+
+
+def dotted_name_of(node: cst.BaseExpression) -> str | None:
+    parts = dotted(node)
+    return ".".join(parts) if parts else None
 
 
 def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
@@ -213,10 +256,16 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
         return Symbol("optimizer", call)
     if qname.startswith(("torch.nn.", "torchvision.models.")) and "functional" not in qname:
         last = qname.rsplit(".", 1)[-1]
+        if last.endswith("Loss"):
+            return Symbol("loss", call)  # a criterion computes on outputs; it holds no weights to speak of
         if qname.startswith("torchvision.") or (last[:1].isupper() and last != "Parameter"):
             return Symbol("model", call)
+    if qname.endswith(".from_pretrained"):
+        return _pretrained(call, facts)
     if qname in TORCH_FACTORIES:
         return Symbol("tensor", call)
+    if qname in RNG_MAKERS:
+        return Symbol("rng", call)
     if qname.startswith("numpy.") and qname not in ("numpy.sum", "numpy.mean", "numpy.dtype"):
         return Symbol("ndarray", call, numeric=True)
     if qname == "builtins.open":
@@ -239,9 +288,51 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     return None
 
 
+TINY_ROWS = 20  # rows a person types into a cell to show something; not a workload
+
+
 def _literal_args(call: cst.Call) -> bool:
-    """``pd.DataFrame({"a": [1, 2]})``: a frame spelled out in the cell, small by construction."""
-    return all(isinstance(a.value, (cst.Dict, cst.List, cst.Tuple)) for a in call.args) and bool(call.args)
+    """``pd.DataFrame({"a": [1, 2]})``: a frame spelled out in the cell, small by construction.
+
+    Only constants count: ``{"price": rng.random(20_000)}`` is a dict literal holding a large array."""
+    data = call.args[0].value if call.args and call.args[0].keyword is None else None
+    rows = _literal_rows(data) if data is not None else None
+    return rows is not None and rows <= TINY_ROWS
+
+
+def _literal_rows(node: cst.BaseExpression) -> int | None:
+    """Rows of a frame spelled with constants only (a dict of lists, a list of rows); else None."""
+    if isinstance(node, cst.Dict):
+        lengths = []
+        for el in node.elements:
+            if not isinstance(el, cst.DictElement):
+                return None
+            value = el.value
+            if isinstance(value, (cst.List, cst.Tuple)):
+                if not all(_constant(e.value) for e in value.elements):
+                    return None
+                lengths.append(len(value.elements))
+            elif _constant(value):
+                lengths.append(1)
+            else:
+                return None
+        return max(lengths, default=0)
+    if isinstance(node, (cst.List, cst.Tuple)):
+        for el in node.elements:
+            row = el.value
+            if isinstance(row, (cst.List, cst.Tuple, cst.Dict)):
+                if _literal_rows(row) is None:
+                    return None
+            elif not _constant(row):
+                return None
+        return len(node.elements)
+    return None
+
+
+def _constant(node: cst.BaseExpression) -> bool:
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) or is_number(node):
+        return True
+    return isinstance(node, cst.Name) and node.value in ("None", "True", "False")
 
 
 def live_symbol(obj: Any) -> Symbol | None:

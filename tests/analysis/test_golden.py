@@ -19,7 +19,7 @@ CASES = sorted(FIXTURES.glob("AIP*.py"))
 
 
 def render(source: str) -> str:
-    return "".join(f"{f.line}:{f.col}-{f.end_line}:{f.end_col} {f.code} {f.message}\n" for f in analyze(source))
+    return "".join(f"{f.line}:{f.col}-{f.end_line}:{f.end_col} {f.code} {f.message}\n" for f in analyze(source, select=["ALL"]))
 
 
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
