@@ -12,13 +12,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..report import Finding
-from .engine import Analysis, Context, analyze_cell
+from .engine import Analysis, Context, analyze_cell, find, prepare_cell
 from .families import PARSE_ERROR
 from .fixing import apply_fixes, attach_fixes, fix, fix_findings, propose
 from .registry import HEADINGS, RULES, Rule, all_rules
 
 __all__ = [
     "HEADINGS", "PARSE_ERROR", "RULES", "Analysis", "Context", "Rule", "all_rules", "analyze", "analyze_cell",
+    "analyze_notebook",
     "apply_fixes", "attach_fixes", "fix", "fix_findings", "propose",
 ]
 
@@ -51,3 +52,28 @@ def analyze(
     if fixes and analysis.findings:
         attach_fixes(analysis)
     return analysis.findings
+
+
+def analyze_notebook(
+    sources: Iterable[str],
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    fixes: bool = True,
+    preview: bool = False,
+) -> list[list[Finding]]:
+    """The findings of each code cell of a notebook, in order.
+
+    Every cell is parsed once, knowing the names earlier cells defined; then every rule runs on
+    each cell knowing the whole notebook (a validation loop in a notebook that trains three cells
+    below, a ``Dataset`` whose loaders, made later, use no workers).
+    """
+    context = Context()
+    options: dict[str, Any] = {"select": select, "ignore": ignore, "preview": preview}
+    analyses = [prepare_cell(source, context=context, **options) for source in sources]
+    notebook = [a.facts for a in analyses if a.facts is not None]
+    for analysis in analyses:
+        find(analysis, notebook=notebook, **options)
+        if fixes and analysis.findings:
+            attach_fixes(analysis)
+    return [a.findings for a in analyses]

@@ -59,6 +59,22 @@ def analyze_cell(
     preview: bool = False,
 ) -> Analysis:
     """The parse, facts and findings of one cell, kept together for the fixers."""
+    analysis = prepare_cell(source, select=select, ignore=ignore, namespace=namespace, context=context, preview=preview)
+    find(analysis, select=select, ignore=ignore, preview=preview)
+    return analysis
+
+
+def prepare_cell(
+    source: str,
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    context: Context | None = None,
+    preview: bool = False,
+) -> Analysis:
+    """One cell parsed and its facts gathered (``context`` learns its names), no rule run yet;
+    a cell that cannot be read gets its AIP000 finding here."""
     analysis = Analysis(source)
     parsed = parse(source)
     if parsed is None:  # another language (%%bash ...)
@@ -68,22 +84,45 @@ def analyze_cell(
             analysis.findings.append(_parse_finding(parsed))
         return analysis
     analysis.cell = parsed
+    with recursion_headroom():
+        try:
+            analysis.facts = _collect(parsed, namespace, context)
+        except RecursionError:
+            analysis.findings.append(_too_deep())
+            return analysis
+    if context is not None:
+        _remember(context, analysis.facts)
+    return analysis
+
+
+def find(
+    analysis: Analysis,
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    preview: bool = False,
+    notebook: list[Facts] | None = None,
+) -> None:
+    """Run the selected rules on a prepared cell. ``notebook`` holds the facts of every cell of
+    its notebook, later ones too: a rule may ask whether the notebook trains, or how a loader
+    made three cells below uses a dataset defined here."""
+    facts = analysis.facts
+    if facts is None:
+        return
+    facts.notebook = notebook or []
     rules = [r for r in selected(select, ignore, preview=preview) if r.check is not None]
     with recursion_headroom():
         try:
-            facts = _collect(parsed, namespace, context)
             hits = [(r, hit) for r in rules for hit in r.check(facts)]  # type: ignore[misc]
         except RecursionError:
-            analysis.findings.append(
-                _parse_finding(ParseFailure("not-analysed", "The code nests too deeply to be analysed.", 1, 1))
-            )
-            return analysis
-    analysis.facts = facts
+            analysis.findings.append(_too_deep())
+            return
     if hits:
         _findings(analysis, hits)
-    if context is not None:
-        _remember(context, facts)
-    return analysis
+
+
+def _too_deep() -> Finding:
+    return _parse_finding(ParseFailure("not-analysed", "The code nests too deeply to be analysed.", 1, 1))
 
 
 def _parse_finding(failure: ParseFailure) -> Finding:
@@ -122,7 +161,8 @@ def _findings(analysis: Analysis, hits: list[tuple[Rule, Any]]) -> None:
         if is_suppressed(user_lines, line, end_line, rule.code):
             continue
         finding = Finding(
-            code=rule.code, name=rule.name, message=message, line=line, col=col, end_line=end_line, end_col=end_col
+            code=rule.code, name=rule.name, message=message, line=line, col=col, end_line=end_line, end_col=end_col,
+            preview=rule.preview,
         )
         out.setdefault((rule.code, line, col), (finding, node))
     for finding, node in sorted(out.values(), key=lambda fn: (fn[0].line or 0, fn[0].col or 0, fn[0].code)):

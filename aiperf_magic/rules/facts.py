@@ -38,6 +38,7 @@ class Scope:
     parent: Scope | None = None
     backward: bool = False  # ``.backward()`` is called somewhere in this function's own code
     no_grad: bool = False  # decorated with ``@torch.no_grad()`` / ``@torch.inference_mode()``
+    cls: cst.ClassDef | None = None  # the class this function is a method of
 
 
 @dataclass(eq=False)
@@ -53,6 +54,8 @@ class Loop:
     assigns: list[Assign] = field(default_factory=list)
     memberships: list[Membership] = field(default_factory=list)
     backward: bool = False
+    order: int = 0  # when the collector met it: facts of one cell compare in source order
+    iter_symbols: dict[str, Symbol] = field(default_factory=dict)  # names of ``iter`` as they were then
 
     def ancestors(self) -> Iterator[Loop]:
         loop: Loop | None = self
@@ -72,6 +75,7 @@ class Call:
     withs: tuple[str, ...]
     guarded: bool  # under ``if step % k == 0`` (runs every k-th iteration only)
     callee: Symbol | None = None  # what the called name held at this point of the code (``model(x)``)
+    order: int = 0  # when the collector met it (see Loop.order)
 
     def kwarg(self, name: str) -> cst.Arg | None:
         return next((a for a in self.node.args if a.keyword and a.keyword.value == name), None)
@@ -118,6 +122,7 @@ class Facts:
     earlier_flags: set[str] = field(default_factory=set)
     earlier_defs: dict[str, cst.FunctionDef] = field(default_factory=dict)
     model_names: set[str] = field(default_factory=set)  # names used as models (``m.parameters()``)
+    notebook: list[Facts] = field(default_factory=list)  # every cell of the notebook, when linted whole
 
     def symbol(self, node: cst.BaseExpression | None) -> Symbol | None:
         """What a name (or ``self.attr``-free expression) is known to hold."""
@@ -138,6 +143,10 @@ class Facts:
     def calls_in(self, scope: Scope) -> Iterator[Call]:
         return (c for c in self.calls if c.scope is scope)
 
+    def cells(self) -> list[Facts]:
+        """The facts of every cell of the notebook (this one alone outside a notebook)."""
+        return self.notebook or [self]
+
 
 def _names_in(node: cst.CSTNode) -> frozenset[str]:
     """Names bound by a loop target (``i``, ``(x, y)``, ``(i, (a, b))``)."""
@@ -149,6 +158,18 @@ def _names_in(node: cst.CSTNode) -> frozenset[str]:
             out |= _names_in(el.value)
         return frozenset(out)
     return frozenset()
+
+
+def _iter_names(node: cst.CSTNode) -> set[str]:
+    """Plain names read by a loop's iterable (``xs``, ``zip(a, b)``, ``range(len(df))``)."""
+    if isinstance(node, cst.Name):
+        return {node.value}
+    if isinstance(node, cst.Call):
+        out: set[str] = set()
+        for arg in node.args:
+            out |= _iter_names(arg.value)
+        return out
+    return set()
 
 
 def _has_modulo(node: cst.CSTNode) -> bool:
@@ -166,6 +187,12 @@ class Collector(FastVisitor):
         self.loops: list[Loop] = []
         self.withs: list[str] = []
         self.guards = 0
+        self.classes: list[cst.ClassDef] = []
+        self.ticks = 0
+
+    def _tick(self) -> int:
+        self.ticks += 1
+        return self.ticks
 
     # --- scopes -----------------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
@@ -174,6 +201,8 @@ class Collector(FastVisitor):
         deco = [self._callee_name(d.decorator) for d in node.decorators]
         scope = Scope(node=node, name=node.name.value, parent=self.scope)
         scope.no_grad = any(q in ("torch.no_grad", "torch.inference_mode") for q in deco)
+        if self.classes and node in self.classes[-1].body.body:
+            scope.cls = self.classes[-1]
         self.facts.functions[node.name.value] = scope
         self.facts.symbols[node.name.value] = Symbol("function", node)
         outer = (self.scope, self.loops, self.withs, self.guards)
@@ -186,11 +215,22 @@ class Collector(FastVisitor):
         bases = [self.facts.names.qname(b.value) or "" for b in node.bases]
         self.facts.classes.append((node, bases))
         self.facts.symbols[node.name.value] = Symbol("class", node, bases=tuple(bases))
-        return True
+        for dec in node.decorators:
+            self.walk(dec)
+        self.classes.append(node)
+        self.walk(node.body)
+        self.classes.pop()
+        return False
 
     # --- loops ------------------------------------------------------------------------------
     def _push(self, node: LoopNode, kind: str, targets: frozenset[str], it: Any) -> Loop:
         loop = Loop(node, kind, self.scope, self.loops[-1] if self.loops else None, targets, it, tuple(self.withs))
+        loop.order = self._tick()
+        if it is not None:
+            for name in _iter_names(it):
+                sym = self.facts.symbol(cst.Name(name))
+                if sym is not None:
+                    loop.iter_symbols[name] = sym
         self.loops.append(loop)
         self.facts.loops.append(loop)
         return loop
@@ -295,6 +335,7 @@ class Collector(FastVisitor):
         loop = self.loops[-1] if self.loops else None
         callee = self.facts.symbol(func) if isinstance(func, cst.Name) else None
         call = Call(node, qname, method, receiver, loop, self.scope, tuple(self.withs), self.guards > 0, callee)
+        call.order = self._tick()
         self.facts.calls.append(call)
         if isinstance(receiver, cst.Name) and _used_as_model(method, node, self.facts.kind(receiver)):
             self.facts.model_names.add(receiver.value)
@@ -316,6 +357,7 @@ class Collector(FastVisitor):
     def visit_Assign(self, node: cst.Assign) -> bool:
         targets = [t.target for t in node.targets]
         self._record_assign(node, targets, node.value)
+        self.walk(node.value)  # the value is computed before the names are bound
         sym = infer_symbol(node.value, self.facts)
         for target in targets:
             if isinstance(target, cst.Name):
@@ -324,7 +366,9 @@ class Collector(FastVisitor):
                 elif target.value in self.facts.symbols and not self.loops:
                     # rebound to something unknown at top level: forget what it was
                     del self.facts.symbols[target.value]
-        return True
+        for target in targets:
+            self.walk(target)
+        return False
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> bool:
         self._record_assign(node, [node.target], node.value)

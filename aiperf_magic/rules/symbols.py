@@ -32,7 +32,20 @@ class Symbol:
     gpu: bool = False  # a model or tensor moved to an accelerator (``.cuda()``, ``.to(device)``)
 
 
-LOADERS = frozenset({"torch.utils.data.DataLoader"})
+LOADERS = frozenset(
+    {
+        "torch.utils.data.DataLoader",
+        # subclasses of torch's DataLoader in graph libraries: the same num_workers argument
+        "torch_geometric.loader.DataLoader",
+        "torch_geometric.data.DataLoader",
+        "torch_geometric.loader.NeighborLoader",
+        "torch_geometric.loader.LinkNeighborLoader",
+        "torch_geometric.loader.DenseDataLoader",
+        "dgl.dataloading.GraphDataLoader",
+        "dgl.dataloading.DataLoader",
+        "monai.data.DataLoader",
+    }
+)
 FRAME_MAKERS = frozenset(
     f"pandas.{n}"
     for n in [
@@ -152,12 +165,16 @@ def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
         return Symbol("list", expr, numeric=is_arithmetic(expr.elt))
     if isinstance(expr, (cst.Set, cst.SetComp)):
         return Symbol("set", expr)
+    if isinstance(expr, cst.Lambda):
+        return Symbol("lambda", expr)  # ``f = lambda r: ...``: applied by name later, maybe cells later
     if isinstance(expr, (cst.Dict, cst.DictComp)):
         return Symbol("dict", expr)
     if isinstance(expr, cst.Subscript):
         base = facts.symbol(expr.value) if isinstance(expr.value, cst.Name) else None
         if base is not None and base.kind == "frame":
-            return replace(base, node=expr)
+            key = expr.slice[0].slice if len(expr.slice) == 1 else None
+            one_column = isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString)
+            return replace(base, node=expr, kind="series" if one_column else "frame")
         return None
     if isinstance(expr, cst.Call):
         return _infer_call(expr, facts)
@@ -183,14 +200,15 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
     if base is not None and base.kind == "model" and method in _MODEL_METHODS:
         return model_method(base, method, call)
     if base is not None and base.kind == "rng" and method in _RNG_DRAWS:
-        return Symbol("ndarray", call, numeric=True)
+        return Symbol("ndarray", call, numeric=True, size=array_size("numpy.random." + method, call))
     if base is not None and base.kind == "frame":
         if method in _FRAME_METHODS:
             return replace(base, node=call)
         if method in _TINY_FRAME_METHODS:
             return replace(base, node=call, tiny=True)
     if method == "tolist":
-        return Symbol("list", call, numeric=base is not None and base.kind in ("ndarray", "tensor"))
+        from_array = base is not None and base.kind in ("ndarray", "tensor")
+        return Symbol("list", call, numeric=from_array, size=base.size if base is not None else None)
     if method in ("readlines", "split", "splitlines"):
         return Symbol("list", call)
     if method in ("glob", "rglob", "iterdir"):
@@ -267,11 +285,11 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     if qname in RNG_MAKERS:
         return Symbol("rng", call)
     if qname.startswith("numpy.") and qname not in ("numpy.sum", "numpy.mean", "numpy.dtype"):
-        return Symbol("ndarray", call, numeric=True)
+        return Symbol("ndarray", call, numeric=True, size=array_size(qname, call))
     if qname == "builtins.open":
         return Symbol("file", call)
     if qname == "builtins.range":
-        return Symbol("range", call, numeric=True)
+        return Symbol("range", call, numeric=True, size=_range_size(call))
     if qname in ("builtins.set", "builtins.frozenset"):
         return Symbol("set", call)
     if qname in (
@@ -284,11 +302,60 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     if qname in ("builtins.list", "builtins.sorted"):
         inner = infer_symbol(call.args[0].value, facts) if call.args else None
         numeric = inner is not None and (inner.numeric or inner.kind in ("ndarray", "tensor", "range"))
-        return Symbol("list", call, numeric=numeric)
+        return Symbol("list", call, numeric=numeric, size=inner.size if inner is not None else None)
     return None
 
 
 TINY_ROWS = 20  # rows a person types into a cell to show something; not a workload
+
+
+def array_size(qname: str, call: cst.Call) -> int | None:
+    """Elements of ``np.arange(200)``, ``np.linspace(0, 1, 50)``, ``np.zeros((3, 4))``,
+    ``rng.normal(size=10_000)``, when the code spells the sizes."""
+    leaf = qname.rsplit(".", 1)[-1]
+    pos = [_number(a.value) for a in call.args if a.keyword is None]
+    kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    if leaf == "arange" and pos and None not in pos:
+        start, stop, step = (0.0, pos[0], 1.0) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) > 2 else 1.0)
+        return max(0, int((stop - start) / step)) if step else None  # type: ignore[operator]
+    if leaf == "linspace":
+        num = kw.get("num") or (call.args[2].value if len(call.args) > 2 and call.args[2].keyword is None else None)
+        count = _number(num) if num is not None else 50.0
+        return int(count) if count is not None else None
+    shape = kw.get("size") or kw.get("shape")
+    if shape is None and leaf in ("zeros", "ones", "empty", "full", "rand", "randn", "random", "standard_normal"):
+        shape = call.args[0].value if call.args and call.args[0].keyword is None else None
+    if shape is None:
+        return None
+    dims = [e.value for e in shape.elements] if isinstance(shape, cst.Tuple) else [shape]
+    total = 1
+    for dim in dims:
+        value = _number(dim)
+        if value is None:
+            return None
+        total *= int(value)
+    return total
+
+
+def _range_size(call: cst.Call) -> int | None:
+    bounds = [_number(a.value) for a in call.args if a.keyword is None]
+    if not bounds or None in bounds:
+        return None
+    start, stop = (0.0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
+    step = bounds[2] if len(bounds) > 2 else 1.0
+    return max(0, int((stop - start) / step)) if step else None  # type: ignore[operator]
+
+
+def _number(node: cst.BaseExpression | None) -> float | None:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        try:
+            return float(node.evaluated_value)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _number(node.expression)
+        return -inner if inner is not None else None
+    return None
 
 
 def _literal_args(call: cst.Call) -> bool:

@@ -13,6 +13,9 @@ from ..exprs import int_value
 from ..facts import Facts
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS
+from .datasets import IN_MEMORY, dataset_cost, literal_int
+
+SMALL_BATCH = 4  # a couple of samples per step: a demo, or a model so large that loading is noise
 
 
 @rule(
@@ -23,7 +26,12 @@ from ..symbols import LOADERS
 def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags a `torch.utils.data.DataLoader` created without `num_workers`, or with `num_workers=0`.
+    Flags a `torch.utils.data.DataLoader` (or a subclass from a graph library) created without
+    `num_workers`, or with `num_workers=0`, over a dataset whose samples cost work to produce.
+    Loaders over tensors already in memory (`TensorDataset`, a tensor, a list, a Hugging Face
+    dataset mapped ahead of time) are not flagged: a sample is one indexing, and workers would
+    only add the cost of sending it between processes. Nor are loaders of at most 4 samples per
+    batch (a demo, or a model so large that loading is noise next to its step).
 
     ## Why is this bad?
     With no workers, every batch is read, decoded and collated by the main process, and the
@@ -55,6 +63,13 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
     """
     for call in facts.calls:
         if call.qname not in LOADERS or call.has_star_kwargs:
+            continue
+        dataset = call.kwarg("dataset") or call.positional(0)
+        if dataset is None or dataset_cost(facts, dataset.value) == IN_MEMORY:
+            continue  # tensors in memory: a sample is one indexing, workers would only add transfers
+        batch = call.kwarg("batch_size") or call.positional(1)
+        size = literal_int(facts, batch.value) if batch is not None else None
+        if size is not None and size <= SMALL_BATCH:
             continue
         arg = call.kwarg("num_workers") or call.positional(5)
         if arg is None:

@@ -1,0 +1,65 @@
+"""How many times a loop runs, when the code says so: the question every "in a loop" rule asks.
+
+A trap inside a loop costs once per iteration. Over a handful of items (two file names, the five
+folds of a cross-validation, a model's few parameter tensors) or in a loop that stops at its first
+``break``, the cost is paid a handful of times: not a trap worth a finding.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .exprs import int_value
+from .facts import Facts, Loop, unwrap_iterable
+
+FEW = 8  # iterations at most that a loop over a written-out collection counts as "a few"
+
+# ``model.parameters()`` and friends: one item per layer, a few dozen at most.
+_PER_LAYER = frozenset({"parameters", "named_parameters", "children", "named_children", "buffers"})
+
+
+def few_iterations(facts: Facts, loop: Loop, few: int = FEW) -> bool:
+    """The loop runs at most ``few`` times, as far as the code shows."""
+    if stops_at_once(loop):
+        return True
+    return count(facts, loop.iter, few) is not None
+
+
+def count(facts: Facts, it: cst.BaseExpression | None, few: int = FEW) -> int | None:
+    """The number of items of a loop's iterable when the code spells it and it is at most ``few``."""
+    it = unwrap_iterable(facts, it, also=("builtins.list", "builtins.sorted", "builtins.reversed"))
+    if isinstance(it, (cst.Tuple, cst.List, cst.Set)):
+        n = len(it.elements)
+        return n if n <= few and not any(isinstance(e, cst.StarredElement) for e in it.elements) else None
+    if isinstance(it, cst.Call):
+        qname = facts.names.qname(it.func)
+        if qname == "builtins.range":
+            bounds = [int_value(a.value) for a in it.args if a.keyword is None]
+            if len(bounds) == 1 and bounds[0] is not None:
+                return bounds[0] if bounds[0] <= few else None
+            if len(bounds) >= 2 and None not in bounds[:2]:
+                n = bounds[1] - bounds[0]  # type: ignore[operator]
+                return n if n <= few else None
+            return None
+        if qname == "builtins.zip" and it.args:
+            sizes = [count(facts, a.value, few) for a in it.args]
+            known = [s for s in sizes if s is not None]
+            return min(known) if known else None
+        if isinstance(it.func, cst.Attribute) and it.func.attr.value in _PER_LAYER:
+            return few
+        return None
+    if isinstance(it, cst.Name):
+        sym = facts.symbol(it)
+        if sym is not None and sym.size is not None and sym.size <= few:
+            return sym.size
+    return None
+
+
+def stops_at_once(loop: Loop) -> bool:
+    """The loop body ends with an unconditional ``break``: it runs once (a peek, a demo)."""
+    node = loop.node
+    if not isinstance(node, (cst.For, cst.While)) or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    body = node.body.body
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and any(isinstance(s, cst.Break) for s in last.body)

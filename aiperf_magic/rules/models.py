@@ -1,0 +1,275 @@
+"""Models, as several rules need to know them: which call runs one, how large one is, and whether
+code sits inside a module's own methods or a unit test.
+
+A model's size decides whether GPU advice matters: a network of a few hundred thousand weights is
+bound by kernel launches and Python, not by arithmetic, so mixed precision or fewer host syncs
+change little. The size is counted from the layers its class builds in ``__init__`` when the class
+is written in the notebook with sizes the code spells out, or from the live object in
+``%%aiperf``; otherwise it is unknown (and the model is not taken for a small one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from .facts import Call, Facts, Scope
+from .symbols import Symbol, is_model_class
+
+TINY_PARAMS = 2_000_000  # below this a model's step is launch-bound on any GPU
+
+# Layers and their weights, from their size arguments (bias and norms are a rounding error).
+_GATES = {"LSTM": 4, "GRU": 3, "RNN": 1, "LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}
+_FREE = frozenset(
+    {
+        "ReLU", "GELU", "SiLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "Dropout",
+        "Dropout2d", "Flatten", "Unflatten", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d",
+        "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool2d", "Identity", "Sequential", "ModuleList",
+        "ModuleDict", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "LayerNorm", "GroupNorm", "Upsample",
+        "Softplus", "Hardtanh", "PReLU", "Mish", "ZeroPad2d", "InstanceNorm2d", "PixelShuffle",
+    }
+)
+
+
+def is_model_call(facts: Facts, call: Call) -> bool:
+    """``model(x)`` or ``model.forward(x)`` on something known to be a model."""
+    func = call.node.func
+    if isinstance(func, cst.Name):
+        sym = call.callee if call.callee is not None else facts.symbol(func)
+        return sym is not None and sym.kind in ("model", "compiled_model")
+    # ``generate`` is left out: Hugging Face runs it under ``no_grad`` already.
+    return call.method == "forward" and facts.kind(call.receiver) in ("model", "compiled_model")
+
+
+def model_of(facts: Facts, call: Call) -> Symbol | None:
+    """The model a model call runs."""
+    if isinstance(call.node.func, cst.Name):
+        return call.callee if call.callee is not None else facts.symbol(call.node.func)
+    return facts.symbol(call.receiver)
+
+
+def in_module_method(scope: Scope | None) -> bool:
+    """Code of a module's own methods (``forward``): whoever calls the module decides whether it
+    trains or infers, so rules judge the caller, not this code."""
+    while scope is not None:
+        cls = scope.cls
+        if cls is not None:
+            bases = [b.value for b in cls.bases]
+            named = any(_leaf(b) in ("Module", "LightningModule") or _leaf(b).endswith("Model") for b in bases)
+            has_forward = any(isinstance(s, cst.FunctionDef) and s.name.value == "forward" for s in cls.body.body)
+            if named or has_forward:
+                return True
+        scope = scope.parent
+    return False
+
+
+def in_test(scope: Scope | None) -> bool:
+    """A unit test (``def test_...`` or a method of ``class Test...``): it checks, it does not work."""
+    while scope is not None:
+        if scope.name.startswith("test_") or (scope.cls is not None and scope.cls.name.value.startswith("Test")):
+            return True
+        scope = scope.parent
+    return False
+
+
+def _leaf(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Attribute):
+        return node.attr.value
+    return node.value if isinstance(node, cst.Name) else ""
+
+
+def model_params(facts: Facts, sym: Symbol | None) -> int | None:
+    """The number of weights of a model, when the code (or the live object) says it."""
+    if sym is None:
+        return None
+    if sym.obj is not None:
+        return _live_params(sym.obj)
+    call = sym.node
+    if not isinstance(call, cst.Call):
+        return None
+    if (facts.names.qname(call.func) or "").startswith("torch.nn."):
+        return _count(facts, call, _module_ints(facts), 0)  # nn.Sequential(nn.Linear(2, 8), ...)
+    if not isinstance(call.func, cst.Name):
+        return None
+    cls = facts.symbols.get(call.func.value)
+    if cls is None or cls.kind != "class" or not isinstance(cls.node, cst.ClassDef):
+        return None
+    return _class_params(facts, cls.node, _args_env(facts, call, {}), 0)
+
+
+def is_tiny(facts: Facts, sym: Symbol | None) -> bool:
+    params = model_params(facts, sym)
+    return params is not None and params < TINY_PARAMS
+
+
+def _live_params(obj: Any) -> int | None:
+    try:
+        return int(sum(p.numel() for p in obj.parameters()))
+    except Exception:  # not a module after all, or parameters that cannot be counted
+        return None
+
+
+def _class_params(facts: Facts, cls: cst.ClassDef, env: dict[str, int], depth: int) -> int | None:
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    bases = tuple(facts.names.qname(b.value) or "" for b in cls.bases)
+    if init is None or depth > 4 or not is_model_class(bases):
+        return None
+    scope = dict(env)
+    for param in init.params.params:
+        name = param.name.value
+        if name not in scope and param.default is not None:
+            value = _int(param.default, scope)
+            if value is not None:
+                scope[name] = value
+    return _count(facts, init.body, scope, depth)
+
+
+def _count(facts: Facts, node: cst.CSTNode, env: dict[str, int], depth: int) -> int | None:
+    """Weights of the layers built under ``node`` (loops and comprehensions multiply)."""
+    if isinstance(node, cst.Assign):
+        for target in node.targets:
+            attr = target.target
+            if isinstance(attr, cst.Attribute) and isinstance(attr.value, cst.Name) and attr.value.value == "self":
+                value = _int(node.value, env)
+                if value is not None:
+                    env[f"self.{attr.attr.value}"] = value
+            elif isinstance(attr, cst.Name):
+                value = _int(node.value, env)
+                if value is not None:
+                    env[attr.value] = value
+    if isinstance(node, (cst.For, cst.ListComp, cst.GeneratorExp)):
+        it = node.iter if isinstance(node, cst.For) else node.for_in.iter
+        times = _range_len(it, env)
+        body: cst.CSTNode = node.body if isinstance(node, cst.For) else node.elt
+        inner = _count(facts, body, env, depth)
+        return None if times is None or inner is None else times * inner
+    total = 0
+    if isinstance(node, cst.Call):
+        own = _layer(facts, node, env, depth)
+        if own is None:
+            return None
+        total += own
+    for child in _children(node):
+        sub = _count(facts, child, env, depth)
+        if sub is None:
+            return None
+        total += sub
+    return total
+
+
+def _children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    from ..cell.tree import children
+
+    return [c for c in children(node) if not isinstance(c, (cst.FunctionDef, cst.ClassDef, cst.Lambda))]
+
+
+def _layer(facts: Facts, call: cst.Call, env: dict[str, int], depth: int) -> int | None:
+    """Weights of one constructor call: 0 for functions and weightless layers, None when unknown."""
+    name = _leaf(call.func)
+    if not name[:1].isupper():
+        return 0  # super().__init__(), a helper function, range(...): no layer of its own
+    args = [_int(a.value, env) for a in call.args if a.keyword is None]
+    kw = {a.keyword.value: _int(a.value, env) for a in call.args if a.keyword is not None}
+    if name in _FREE:
+        return 0
+    if name == "Linear" or name == "LazyLinear":
+        i, o = _two(args, kw, "in_features", "out_features")
+        return None if i is None or o is None else i * o + o
+    if name.startswith(("Conv", "ConvTranspose")):
+        i, o = _two(args, kw, "in_channels", "out_channels")
+        k = args[2] if len(args) > 2 else kw.get("kernel_size")
+        dims = int(name[-2]) if name[-2:-1].isdigit() else 2
+        return None if i is None or o is None or k is None else i * o * k**dims + o
+    if name == "Embedding":
+        n, d = _two(args, kw, "num_embeddings", "embedding_dim")
+        return None if n is None or d is None else n * d
+    if name in _GATES:
+        i, h = _two(args, kw, "input_size", "hidden_size")
+        layers = args[2] if len(args) > 2 else kw.get("num_layers", 1)
+        if i is None or h is None or layers is None:
+            return None
+        return _GATES[name] * (i * h + h * h + 2 * h) + (layers - 1) * _GATES[name] * (2 * h * h + 2 * h)
+    if isinstance(call.func, cst.Name):
+        cls = facts.symbols.get(call.func.value)
+        if cls is not None and cls.kind == "class" and isinstance(cls.node, cst.ClassDef):
+            return _class_params(facts, cls.node, _args_env(facts, call, env), depth + 1)
+    return None  # a layer this count does not know: the model's size is unknown
+
+
+def _two(args: list[int | None], kw: dict[str, int | None], a: str, b: str) -> tuple[int | None, int | None]:
+    first = args[0] if args else kw.get(a)
+    second = args[1] if len(args) > 1 else kw.get(b)
+    return first, second
+
+
+def _args_env(facts: Facts, call: cst.Call, env: dict[str, int]) -> dict[str, int]:
+    """The constructor's arguments as the class's ``__init__`` parameters see them."""
+    out: dict[str, int] = {}
+    cls = facts.symbols.get(call.func.value) if isinstance(call.func, cst.Name) else None
+    init = None
+    if cls is not None and isinstance(cls.node, cst.ClassDef):
+        init = next((s for s in cls.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    params = [p.name.value for p in init.params.params][1:] if init is not None else []
+    module_env = {**_module_ints(facts), **env}
+    for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
+        value = _int(arg.value, module_env)
+        if value is not None and index < len(params):
+            out[params[index]] = value
+    for arg in call.args:
+        if arg.keyword is not None:
+            value = _int(arg.value, module_env)
+            if value is not None:
+                out[arg.keyword.value] = value
+    return out
+
+
+def _module_ints(facts: Facts) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for assign in facts.assigns:
+        if assign.loop is None and isinstance(assign.node, cst.Assign) and assign.value is not None:
+            value = _int(assign.value, out)
+            if value is not None:
+                out.update({t.value: value for t in assign.targets if isinstance(t, cst.Name)})
+    return out
+
+
+def _int(node: cst.BaseExpression, env: dict[str, int]) -> int | None:
+    """An integer the code spells out: literals, known names, ``self.x``, simple arithmetic."""
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.evaluated_value)
+        except ValueError:
+            return None
+    if isinstance(node, cst.Name):
+        return env.get(node.value)
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return env.get(f"{node.value.value}.{node.attr.value}")
+    if isinstance(node, cst.Tuple) and node.elements:  # kernel_size=(3, 3)
+        return _int(node.elements[0].value, env)
+    if isinstance(node, cst.BinaryOperation):
+        a, b = _int(node.left, env), _int(node.right, env)
+        if a is None or b is None:
+            return None
+        if isinstance(node.operator, cst.Add):
+            return a + b
+        if isinstance(node.operator, cst.Subtract):
+            return a - b
+        if isinstance(node.operator, cst.Multiply):
+            return a * b
+        if isinstance(node.operator, cst.FloorDivide) and b:
+            return a // b
+    return None
+
+
+def _range_len(node: cst.BaseExpression, env: dict[str, int]) -> int | None:
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "range":
+        bounds = [_int(a.value, env) for a in node.args]
+        if len(bounds) == 1 and bounds[0] is not None:
+            return max(0, bounds[0])
+        if len(bounds) >= 2 and bounds[0] is not None and bounds[1] is not None:
+            return max(0, bounds[1] - bounds[0])
+        return None
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return len(node.elements)
+    return None
