@@ -48,6 +48,10 @@ def count(facts: Facts, it: cst.BaseExpression | None, few: int = FEW) -> int | 
         if isinstance(it.func, cst.Attribute) and it.func.attr.value in _PER_LAYER:
             return few
         return None
+    if isinstance(it, cst.Subscript) and len(it.slice) == 1 and isinstance(it.slice[0].slice, cst.Slice):
+        cut = it.slice[0].slice  # items[:3]
+        upper = int_value(cut.upper) if cut.lower is None and cut.step is None else None
+        return upper if upper is not None and upper <= few else None
     if isinstance(it, cst.Name):
         sym = facts.symbol(it)
         if sym is not None and sym.size is not None and sym.size <= few:

@@ -94,7 +94,7 @@ def is_remote_call(facts: Facts, call: Call) -> bool:
         return True
     if call.qname and call.qname.startswith(_REMOTE_PACKAGES):
         return True
-    if call.method not in _REMOTE_METHODS:
+    if call.method is None:
         return False
     root = call.receiver
     while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
@@ -102,7 +102,9 @@ def is_remote_call(facts: Facts, call: Call) -> bool:
     owner = root.value.lower() if isinstance(root, cst.Name) else ""
     if owner == "self" and isinstance(call.receiver, cst.Attribute):
         owner = _first_attr(call.receiver).lower()
-    return owner.endswith("client") or any(part in _REMOTE_OWNERS for part in re.split(r"[_\d]+", owner))
+    if owner.endswith("client"):
+        return True  # an API client: its methods are requests (``client.search``, ``client.messages.create``)
+    return call.method in _REMOTE_METHODS and any(part in _REMOTE_OWNERS for part in re.split(r"[_\d]+", owner))
 
 
 def _first_attr(node: cst.Attribute) -> str:

@@ -37,7 +37,8 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
     that trains (it calls `.backward()`, in any cell), a loop of a few iterations (a short
     literal, `range(8)` or less, a loop that stops at its first `break`), a loop that reads a
     clock (a benchmark of eager execution), a different module each iteration, a module's own
-    `forward`.
+    `forward`, and autoregressive generation (the input grows every step: a compiled model
+    would recompile for each new shape).
 
     ## Why is this bad?
     Eager PyTorch dispatches every operation from Python and runs each as its own kernel.
@@ -83,10 +84,28 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
         sym = model_of(facts, call)
         if sym is None or sym.kind != "model" or not inference_call(facts, call, grad_off(facts, call)):
             continue
-        if few_iterations(facts, loop) or _timed(facts, loop):
+        if few_iterations(facts, loop) or _timed(facts, loop) or _grows_input(facts, loop):
             continue
         seen.add(id(loop.node))
         yield loop.node
+
+
+def _grows_input(facts: Facts, loop: Loop) -> bool:
+    """Autoregressive generation (``idx = torch.cat((idx, next_token), dim=1)``): the input grows
+    every step, so a compiled model would recompile for each new shape."""
+    for assign in loop.assigns:
+        value = assign.value
+        if isinstance(value, cst.Call) and (facts.names.qname(value.func) or "").rsplit(".", 1)[-1] in _JOINS:
+            first = value.args[0].value if value.args else None
+            names = {t.value for t in assign.targets if isinstance(t, cst.Name)}
+            if isinstance(first, (cst.List, cst.Tuple)) and any(
+                isinstance(e.value, cst.Name) and e.value.value in names for e in first.elements
+            ):
+                return True
+    return False
+
+
+_JOINS = frozenset({"cat", "concat", "concatenate", "hstack", "column_stack"})
 
 
 def _timed(facts: Facts, loop: Loop) -> bool:
