@@ -314,9 +314,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=default_labels if default_labels.exists() else None)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--fix", action="store_true", help="fix copies of the files and check they still parse")
+    parser.add_argument("--findings", type=Path, help="also write every finding (JSON, as `lint` prints it) there")
     args = parser.parse_args(argv)
     root = (args.root or default_root(args.paths)).resolve()
-    rep = fix_check(args.paths, root) if args.fix else survey(args.paths, root, args.labels)
+    rep = fix_check(args.paths, root) if args.fix else survey(args.paths, root, args.labels, args.findings)
     if args.json:
         print(json.dumps(rep, indent=1))
     else:
@@ -324,9 +325,11 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if rep.get("breakages") else 0
 
 
-def survey(paths: list[str], root: Path, labels_path: Path | None) -> dict[str, Any]:
+def survey(paths: list[str], root: Path, labels_path: Path | None, dump: Path | None = None) -> dict[str, Any]:
     """Lint the corpus: files, parse failures and read errors per repository, findings per rule, precision."""
     findings, errors, seconds = lint(paths)
+    if dump is not None:
+        dump.write_text(json.dumps(findings, indent=1), encoding="utf-8")
     repos: dict[str, dict[str, Any]] = defaultdict(lambda: {"files": 0, "parse_failures": 0, "read_errors": []})
     files = source_files(paths)
     for f in files:

@@ -39,6 +39,16 @@ class Scope:
     backward: bool = False  # ``.backward()`` is called somewhere in this function's own code
     no_grad: bool = False  # decorated with ``@torch.no_grad()`` / ``@torch.inference_mode()``
     cls: cst.ClassDef | None = None  # the class this function is a method of
+    params: frozenset[str] = frozenset()  # its parameters: they hide names of the same spelling outside
+
+    def binds(self, name: str) -> bool:
+        """The name is a parameter of this function or of one around it."""
+        scope: Scope | None = self
+        while scope is not None:
+            if name in scope.params:
+                return True
+            scope = scope.parent
+        return False
 
 
 @dataclass(eq=False)
@@ -203,6 +213,10 @@ class Collector(FastVisitor):
         scope.no_grad = any(q in ("torch.no_grad", "torch.inference_mode") for q in deco)
         if self.classes and node in self.classes[-1].body.body:
             scope.cls = self.classes[-1]
+        p = node.params
+        every = [*p.posonly_params, *p.params, *p.kwonly_params]
+        every += [a for a in (p.star_arg, p.star_kwarg) if isinstance(a, cst.Param)]
+        scope.params = frozenset(a.name.value for a in every)
         self.facts.functions[node.name.value] = scope
         self.facts.symbols[node.name.value] = Symbol("function", node)
         outer = (self.scope, self.loops, self.withs, self.guards)
@@ -333,7 +347,10 @@ class Collector(FastVisitor):
         receiver = func.value if isinstance(func, cst.Attribute) else None
         qname = self.facts.names.qname(func) if dotted(func) else None
         loop = self.loops[-1] if self.loops else None
-        callee = self.facts.symbol(func) if isinstance(func, cst.Name) else None
+        callee = None
+        if isinstance(func, cst.Name):
+            # a parameter holds whatever the caller passes: not the global of the same name
+            callee = Symbol("param", func) if self.scope.binds(func.value) else self.facts.symbol(func)
         call = Call(node, qname, method, receiver, loop, self.scope, tuple(self.withs), self.guards > 0, callee)
         call.order = self._tick()
         self.facts.calls.append(call)

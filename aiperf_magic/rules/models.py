@@ -37,6 +37,8 @@ def is_model_call(facts: Facts, call: Call) -> bool:
     func = call.node.func
     if isinstance(func, cst.Name):
         sym = call.callee if call.callee is not None else facts.symbol(func)
+        if sym is not None and sym.kind == "param":
+            return func.value in facts.model_names  # a parameter the code uses as a module
         return sym is not None and sym.kind in ("model", "compiled_model")
     # ``generate`` is left out: Hugging Face runs it under ``no_grad`` already.
     return call.method == "forward" and facts.kind(call.receiver) in ("model", "compiled_model")
@@ -45,7 +47,8 @@ def is_model_call(facts: Facts, call: Call) -> bool:
 def model_of(facts: Facts, call: Call) -> Symbol | None:
     """The model a model call runs."""
     if isinstance(call.node.func, cst.Name):
-        return call.callee if call.callee is not None else facts.symbol(call.node.func)
+        sym = call.callee if call.callee is not None else facts.symbol(call.node.func)
+        return Symbol("model", call.node.func) if sym is not None and sym.kind == "param" else sym
     return facts.symbol(call.receiver)
 
 
@@ -115,7 +118,7 @@ def _class_params(facts: Facts, cls: cst.ClassDef, env: dict[str, int], depth: i
     bases = tuple(facts.names.qname(b.value) or "" for b in cls.bases)
     if init is None or depth > 4 or not is_model_class(bases):
         return None
-    scope = dict(env)
+    scope = {**_module_ints(facts), **env}
     for param in init.params.params:
         name = param.name.value
         if name not in scope and param.default is not None:
@@ -225,7 +228,10 @@ def _args_env(facts: Facts, call: cst.Call, env: dict[str, int]) -> dict[str, in
 
 
 def _module_ints(facts: Facts) -> dict[str, int]:
-    out: dict[str, int] = {}
+    """Integers bound at the top of this cell or earlier ones (``d = 20``, ``hidden = 4 * d``)."""
+    out: dict[str, int] = {
+        name: sym.size for name, sym in facts.symbols.items() if sym.kind == "int" and sym.size is not None
+    }
     for assign in facts.assigns:
         if assign.loop is None and isinstance(assign.node, cst.Assign) and assign.value is not None:
             value = _int(assign.value, out)
@@ -259,6 +265,8 @@ def _int(node: cst.BaseExpression, env: dict[str, int]) -> int | None:
             return a * b
         if isinstance(node.operator, cst.FloorDivide) and b:
             return a // b
+        if isinstance(node.operator, cst.Power) and 0 <= b <= 8:
+            return a**b
     return None
 
 

@@ -165,6 +165,11 @@ def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
         return Symbol("list", expr, numeric=is_arithmetic(expr.elt))
     if isinstance(expr, (cst.Set, cst.SetComp)):
         return Symbol("set", expr)
+    if isinstance(expr, cst.Integer):
+        try:
+            return Symbol("int", expr, size=int(expr.evaluated_value))  # sizes and counts: ``d = 20``
+        except ValueError:
+            return None
     if isinstance(expr, cst.Lambda):
         return Symbol("lambda", expr)  # ``f = lambda r: ...``: applied by name later, maybe cells later
     if isinstance(expr, (cst.Dict, cst.DictComp)):

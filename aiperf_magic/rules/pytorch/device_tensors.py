@@ -97,7 +97,9 @@ SMALL_TENSOR = 10_000  # elements: a copy of 40 KB is a few microseconds of PCIe
 
 
 def _small(call: Call) -> bool:
-    """Sizes written in the call multiply to a small tensor (``torch.randn(64)``, ``torch.eye(2)``)."""
+    """The sizes written in the call make a small tensor: literal sizes multiplying to under
+    10,000 elements (``torch.randn(64)``, ``torch.eye(2)``), or one size from the data times at
+    most 16 (``torch.randint(0, T, (batch,))``, ``torch.zeros(n, 3)``): a vector per sample."""
     leaf = (call.qname or "").rsplit(".", 1)[-1]
     if leaf in ("arange", "linspace"):
         size = array_size(f"numpy.{leaf}", call.node)
@@ -105,20 +107,25 @@ def _small(call: Call) -> bool:
     dims = [a.value for a in call.node.args if a.keyword is None]
     if leaf == "full":
         dims = dims[:1]
+    if leaf == "randint":
+        dims = [d for d in dims if isinstance(d, (cst.Tuple, cst.List))][:1]
+    size = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value == "size"), None)
+    if size is not None:
+        dims = [size]
     if len(dims) == 1 and isinstance(dims[0], (cst.Tuple, cst.List)):
         dims = [e.value for e in dims[0].elements]
-    if call.qname == "torch.randint":
-        dims = [a.value for a in call.node.args if a.keyword is None and isinstance(a.value, (cst.Tuple, cst.List))]
-        dims = [e.value for d in dims if isinstance(d, (cst.Tuple, cst.List)) for e in d.elements]
-    if not dims:
-        return False
-    total = 1
+    if not dims or any(isinstance(d, cst.Attribute) and d.attr.value == "shape" for d in dims):
+        return False  # torch.randn(images.shape): as large as the batch itself
+    known, unknown = 1, 0
     for dim in dims:
         value = int_value(dim)
         if value is None:
-            return False
-        total *= value
-    return total < SMALL_TENSOR
+            unknown += 1
+        else:
+            known *= value
+    if unknown == 0:
+        return known < SMALL_TENSOR
+    return unknown == 1 and known <= 16
 
 
 FACTORIES = {
