@@ -55,7 +55,7 @@ def measure(obj: Any) -> tuple[str | None, int]:
         if isinstance(obj, (list, tuple, set, frozenset, dict, range)):
             return "items", len(obj)
         names = {f"{c.__module__}.{c.__qualname__}" for c in type(obj).__mro__}
-        if any(n.startswith("pandas.core.") and n.endswith(("DataFrame", "Series")) for n in names):
+        if any(n.startswith("pandas.") and n.endswith((".DataFrame", ".Series")) for n in names):
             return "rows", len(obj)
         if "numpy.ndarray" in names:
             return "elements", int(obj.size)

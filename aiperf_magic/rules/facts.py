@@ -41,14 +41,14 @@ class Scope:
     cls: cst.ClassDef | None = None  # the class this function is a method of
     params: frozenset[str] = frozenset()  # its parameters: they hide names of the same spelling outside
 
-    def binds(self, name: str) -> bool:
-        """The name is a parameter of this function or of one around it."""
+    def binder(self, name: str) -> Scope | None:
+        """The function (this one or one around it) that has ``name`` as a parameter."""
         scope: Scope | None = self
         while scope is not None:
             if name in scope.params:
-                return True
+                return scope
             scope = scope.parent
-        return False
+        return None
 
 
 @dataclass(eq=False)
@@ -350,7 +350,8 @@ class Collector(FastVisitor):
         callee = None
         if isinstance(func, cst.Name):
             # a parameter holds whatever the caller passes: not the global of the same name
-            callee = Symbol("param", func) if self.scope.binds(func.value) else self.facts.symbol(func)
+            binder = self.scope.binder(func.value)
+            callee = Symbol("param", binder.node) if binder is not None else self.facts.symbol(func)
         call = Call(node, qname, method, receiver, loop, self.scope, tuple(self.withs), self.guards > 0, callee)
         call.order = self._tick()
         self.facts.calls.append(call)

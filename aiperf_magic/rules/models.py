@@ -38,6 +38,9 @@ def is_model_call(facts: Facts, call: Call) -> bool:
     if isinstance(func, cst.Name):
         sym = call.callee if call.callee is not None else facts.symbol(func)
         if sym is not None and sym.kind == "param":
+            passed = passed_in(facts, sym.node, func.value)
+            if passed is not None:
+                return passed.kind in ("model", "compiled_model")
             return func.value in facts.model_names  # a parameter the code uses as a module
         return sym is not None and sym.kind in ("model", "compiled_model")
     # ``generate`` is left out: Hugging Face runs it under ``no_grad`` already.
@@ -48,8 +51,28 @@ def model_of(facts: Facts, call: Call) -> Symbol | None:
     """The model a model call runs."""
     if isinstance(call.node.func, cst.Name):
         sym = call.callee if call.callee is not None else facts.symbol(call.node.func)
-        return Symbol("model", call.node.func) if sym is not None and sym.kind == "param" else sym
+        if sym is not None and sym.kind == "param":
+            return passed_in(facts, sym.node, call.node.func.value) or Symbol("model", call.node.func)
+        return sym
     return facts.symbol(call.receiver)
+
+
+def passed_in(facts: Facts, func: cst.CSTNode | None, param: str) -> Symbol | None:
+    """What the callers of ``func`` pass as its parameter ``param`` (``train(model, loader)``
+    anywhere in the notebook), when one of them passes something known."""
+    if not isinstance(func, cst.FunctionDef):
+        return None
+    names = [p.name.value for p in func.params.params]
+    index = names.index(param) if param in names else None
+    for cell in facts.cells():
+        for call in cell.calls:
+            if not (isinstance(call.node.func, cst.Name) and call.node.func.value == func.name.value):
+                continue
+            arg = call.kwarg(param) or (call.positional(index) if index is not None else None)
+            sym = cell.symbol(arg.value) if arg is not None else None
+            if sym is not None and sym.kind not in ("param",):
+                return sym
+    return None
 
 
 def in_module_method(scope: Scope | None) -> bool:
