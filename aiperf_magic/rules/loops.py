@@ -10,7 +10,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .exprs import int_value
-from .facts import Facts, Loop, unwrap_iterable
+from .facts import Facts, Loop, Scope, unwrap_iterable
 
 FEW = 8  # iterations at most that a loop over a written-out collection counts as "a few"
 
@@ -22,11 +22,14 @@ def few_iterations(facts: Facts, loop: Loop, few: int = FEW) -> bool:
     """The loop runs at most ``few`` times, as far as the code shows."""
     if stops_at_once(loop):
         return True
-    return count(facts, loop.iter, few) is not None
+    return count(facts, loop.iter, few, loop.scope) is not None
 
 
-def count(facts: Facts, it: cst.BaseExpression | None, few: int = FEW) -> int | None:
-    """The number of items of a loop's iterable when the code spells it and it is at most ``few``."""
+def count(
+    facts: Facts, it: cst.BaseExpression | None, few: int = FEW, loop_scope: Scope | None = None
+) -> int | None:
+    """The number of items of a loop's iterable when the code spells it and it is at most ``few``
+    (``range(max_attempts)`` with ``max_attempts=3`` a default of the function counts)."""
     it = unwrap_iterable(facts, it, also=("builtins.list", "builtins.sorted", "builtins.reversed"))
     if isinstance(it, (cst.Tuple, cst.List, cst.Set)):
         n = len(it.elements)
@@ -34,7 +37,7 @@ def count(facts: Facts, it: cst.BaseExpression | None, few: int = FEW) -> int | 
     if isinstance(it, cst.Call):
         qname = facts.names.qname(it.func)
         if qname == "builtins.range":
-            bounds = [int_value(a.value) for a in it.args if a.keyword is None]
+            bounds = [_int(facts, loop_scope, a.value) for a in it.args if a.keyword is None]
             if len(bounds) == 1 and bounds[0] is not None:
                 return bounds[0] if bounds[0] <= few else None
             if len(bounds) >= 2 and None not in bounds[:2]:
@@ -42,7 +45,7 @@ def count(facts: Facts, it: cst.BaseExpression | None, few: int = FEW) -> int | 
                 return n if n <= few else None
             return None
         if qname == "builtins.zip" and it.args:
-            sizes = [count(facts, a.value, few) for a in it.args]
+            sizes = [count(facts, a.value, few, loop_scope) for a in it.args]
             known = [s for s in sizes if s is not None]
             return min(known) if known else None
         if isinstance(it.func, cst.Attribute) and it.func.attr.value in _PER_LAYER:
@@ -57,6 +60,20 @@ def count(facts: Facts, it: cst.BaseExpression | None, few: int = FEW) -> int | 
         if sym is not None and sym.size is not None and sym.size <= few:
             return sym.size
     return None
+
+
+def _int(facts: Facts, scope: Scope | None, node: cst.BaseExpression) -> int | None:
+    """A literal, a name bound to one in the notebook, or a parameter's literal default."""
+    value = int_value(node)
+    if value is not None or not isinstance(node, cst.Name):
+        return value
+    while scope is not None:
+        if node.value in scope.params and isinstance(scope.node, cst.FunctionDef):
+            param = next((p for p in scope.node.params.params if p.name.value == node.value), None)
+            return int_value(param.default) if param is not None and param.default is not None else None
+        scope = scope.parent
+    sym = facts.symbols.get(node.value)
+    return sym.size if sym is not None and sym.kind == "int" else None
 
 
 def stops_at_once(loop: Loop) -> bool:

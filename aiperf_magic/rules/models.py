@@ -18,6 +18,7 @@ from .facts import Call, Facts, Scope
 from .symbols import Symbol, is_model_class
 
 TINY_PARAMS = 2_000_000  # below this a model's step is launch-bound on any GPU
+_UNKNOWN = -(10**18)  # a size this count cannot read; any layer built from it is unknown
 
 # Layers and their weights, from their size arguments (bias and norms are a rounding error).
 _GATES = {"LSTM": 4, "GRU": 3, "RNN": 1, "LSTMCell": 4, "GRUCell": 3, "RNNCell": 1}
@@ -112,6 +113,8 @@ def model_params(facts: Facts, sym: Symbol | None) -> int | None:
     if sym.obj is not None:
         return _live_params(sym.obj)
     call = sym.node
+    if isinstance(call, cst.Name):  # known as a model by use only: what made it?
+        call = _made_by(facts, call.value)
     if not isinstance(call, cst.Call):
         return None
     if (facts.names.qname(call.func) or "").startswith("torch.nn."):
@@ -119,9 +122,44 @@ def model_params(facts: Facts, sym: Symbol | None) -> int | None:
     if not isinstance(call.func, cst.Name):
         return None
     cls = facts.symbols.get(call.func.value)
+    if cls is not None and cls.kind == "function" and isinstance(cls.node, cst.FunctionDef):
+        return _factory_params(facts, cls.node, call)  # make_generator_network(...) returns the layers
     if cls is None or cls.kind != "class" or not isinstance(cls.node, cst.ClassDef):
         return None
     return _class_params(facts, cls.node, _args_env(facts, call, {}), 0)
+
+
+def _made_by(facts: Facts, name: str) -> cst.Call | None:
+    """The call whose result was last assigned to ``name`` in the notebook."""
+    for cell in reversed(facts.cells()):
+        for assign in reversed(cell.assigns):
+            if isinstance(assign.value, cst.Call) and any(
+                isinstance(t, cst.Name) and t.value == name for t in assign.targets
+            ):
+                value = assign.value
+                while isinstance(value.func, cst.Attribute) and isinstance(value.func.value, cst.Call):
+                    value = value.func.value  # make_net(...).to(device)
+                return value
+    return None
+
+
+def _factory_params(facts: Facts, func: cst.FunctionDef, call: cst.Call) -> int | None:
+    """Weights of the layers a model-building function makes, with the call's arguments."""
+    env = {**_module_ints(facts)}
+    names = [p.name.value for p in func.params.params]
+    for p in func.params.params:
+        if p.default is not None:
+            value = _int(p.default, env)
+            if value is not None:
+                env[p.name.value] = value
+    for index, arg in enumerate(call.args):
+        value = _int(arg.value, env)
+        key = arg.keyword.value if arg.keyword is not None else (names[index] if index < len(names) else None)
+        if key is not None and value is not None:
+            env[key] = value
+        elif key is not None:
+            env.pop(key, None)  # passed something this count cannot read: not the default
+    return _count(facts, func.body, env, 1)
 
 
 def is_tiny(facts: Facts, sym: Symbol | None) -> bool:
@@ -238,15 +276,23 @@ def _args_env(facts: Facts, call: cst.Call, env: dict[str, int]) -> dict[str, in
         init = next((s for s in cls.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     params = [p.name.value for p in init.params.params][1:] if init is not None else []
     module_env = {**_module_ints(facts), **env}
+    unknown: set[str] = set()
     for index, arg in enumerate(a for a in call.args if a.keyword is None and not a.star):
         value = _int(arg.value, module_env)
-        if value is not None and index < len(params):
-            out[params[index]] = value
+        if index < len(params):
+            if value is not None:
+                out[params[index]] = value
+            else:
+                unknown.add(params[index])
     for arg in call.args:
         if arg.keyword is not None:
             value = _int(arg.value, module_env)
             if value is not None:
                 out[arg.keyword.value] = value
+            else:
+                unknown.add(arg.keyword.value)
+    if unknown:  # passed something this count cannot read: the parameter's default does not apply
+        out.update({name: _UNKNOWN for name in unknown})
     return out
 
 
@@ -271,9 +317,11 @@ def _int(node: cst.BaseExpression, env: dict[str, int]) -> int | None:
         except ValueError:
             return None
     if isinstance(node, cst.Name):
-        return env.get(node.value)
+        value = env.get(node.value)
+        return None if value == _UNKNOWN else value
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
-        return env.get(f"{node.value.value}.{node.attr.value}")
+        value = env.get(f"{node.value.value}.{node.attr.value}")
+        return None if value == _UNKNOWN else value
     if isinstance(node, cst.Tuple) and node.elements:  # kernel_size=(3, 3)
         return _int(node.elements[0].value, env)
     if isinstance(node, cst.BinaryOperation):

@@ -167,8 +167,8 @@ def calls_network(facts: Facts, node: cst.BaseExpression | None, depth: int = 0)
     if not isinstance(node, cst.Name) or depth > 2:
         return False
     func = definition(facts, node.value)
-    if func is None:
-        return False
+    if func is None or func.asynchronous is not None:
+        return False  # calling an ``async def`` only makes a coroutine: nothing waits here
     from .facts import Collector
 
     sub = Collector(cst.Module(body=[func]), facts.names, dict(facts.symbols))

@@ -14,7 +14,7 @@ from ..facts import Facts, Loop, unwrap_iterable
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS, Symbol
 from ..work import is_move
-from .datasets import IN_MEMORY, dataset_cost
+from .datasets import IN_MEMORY, dataset_cost, live_cost
 
 
 def loader_of(facts: Facts, loop: Loop) -> Symbol | None:
@@ -129,6 +129,8 @@ def _unknowable(facts: Facts, loader: Symbol) -> bool:
     """Loaders this rule cannot judge: options passed through ``**kwargs`` (``pin_memory`` may be
     there), or samples already held as tensors in memory (small batches: MNIST-sized arrays, token
     ids), where the copy is a tiny share of a step."""
+    if loader.obj is not None:  # the live loader of %%aiperf: its dataset says
+        return live_cost(getattr(loader.obj, "dataset", None)) == IN_MEMORY
     call = loader.node
     if not isinstance(call, cst.Call):
         return False

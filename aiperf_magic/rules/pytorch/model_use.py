@@ -21,7 +21,7 @@ from ..work import definition, is_move
 
 __all__ = [
     "eval_loop", "helpers_called", "in_module_method", "in_test", "inference_call", "is_model_call",
-    "models_trained", "on_gpu", "trains", "training_loops",
+    "models_trained", "on_gpu", "over_data", "trains", "training_loops",
 ]
 
 EVAL_WORDS = ("eval", "predict", "infer", "valid", "test", "score", "inference")
@@ -40,11 +40,12 @@ def _trains_call(facts: Facts, call: Call) -> bool:
 
 
 def helpers_called(facts: Facts, loop: Loop) -> list[cst.FunctionDef]:
-    """Functions of the notebook the loop calls by name (a training step factored out)."""
+    """Functions of the notebook the loop calls by name at every step (a training step factored
+    out); calls under ``if step % k == 0`` (saving, logging) are not every step."""
     out: list[cst.FunctionDef] = []
     for call in loop.calls:
         func = call.node.func
-        if isinstance(func, cst.Name) and func.value not in loop.targets:
+        if isinstance(func, cst.Name) and func.value not in loop.targets and not call.guarded:
             found = definition(facts, func.value)
             if found is not None and found not in out:
                 out.append(found)
@@ -52,18 +53,29 @@ def helpers_called(facts: Facts, loop: Loop) -> list[cst.FunctionDef]:
 
 
 def _helper_trains(func: cst.FunctionDef) -> bool:
-    from ...cell.tree import walk_all
+    """A training *step* function: it computes gradients and steps an optimizer, outside any loop
+    of its own. A function with its own training loop (a whole epoch) is judged where that loop
+    is, not at its callers; one that only computes gradients (to plot them) does not train."""
+    attrs = {
+        n.func.attr.value
+        for n in _outside_loops(func.body)
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)
+    }
+    return "step" in attrs and bool(attrs & {"backward", "grad"})
 
-    return any(
-        isinstance(n, cst.Call)
-        and isinstance(n.func, cst.Attribute)
-        and (n.func.attr.value == "backward" or (n.func.attr.value == "grad" and _is_autograd(n.func.value)))
-        for n in walk_all(func.body)
-    )
 
+def _outside_loops(node: cst.CSTNode) -> list[cst.CSTNode]:
+    from ...cell.tree import children
 
-def _is_autograd(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Attribute) and node.attr.value == "autograd"
+    out: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        out.append(current)
+        if isinstance(current, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)) and current is not node:
+            continue
+        stack.extend(children(current))
+    return out
 
 
 def trains(facts: Facts, loop: Loop) -> bool:
@@ -123,7 +135,7 @@ def inference_call(facts: Facts, call: Call, grad_off: bool = False) -> bool:
     autograd off, ``grad_off``), and no gradient computed by that loop, its function, or a loop
     around it that consumes its results."""
     loop = call.loop
-    if loop is None or in_module_method(call.scope) or in_test(call.scope):
+    if loop is None or in_module_method(call.scope) or in_test(call.scope) or not over_data(facts, loop):
         return False
     func = call.node.func
     if isinstance(func, cst.Name) and any(func.value in outer.targets for outer in loop.ancestors()):
@@ -134,6 +146,21 @@ def inference_call(facts: Facts, call: Call, grad_off: bool = False) -> bool:
         if outer is not loop and trains(facts, outer) and not (grad_off or eval_loop(facts, loop)):
             return False  # the inner loop of a training step: its outputs reach backward()
     return grad_off or eval_loop(facts, loop)
+
+
+def over_data(facts: Facts, loop: Loop) -> bool:
+    """The loop walks data (a loader, batches, a split), not a counter: ``for _ in range(n)`` and
+    ``while`` loops generate one sequence or repeat one input, and their graph is freed each step."""
+    if loop.kind == "while":
+        return False
+    it = loop.iter
+    while isinstance(it, cst.Call) and facts.names.qname(it.func) in _WRAPPERS and it.args:
+        it = it.args[0].value
+    return not (isinstance(it, cst.Call) and facts.names.qname(it.func) in _COUNTERS)
+
+
+_WRAPPERS = frozenset({"builtins.enumerate", "tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "builtins.iter"})
+_COUNTERS = frozenset({"builtins.range", "itertools.count", "itertools.repeat"})
 
 
 def eval_loop(facts: Facts, loop: Loop) -> bool:
