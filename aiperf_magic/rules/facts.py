@@ -406,7 +406,8 @@ class Collector(FastVisitor):
             and call.func.attr.value in IN_PLACE_MODEL
         ):
             before = self.facts.symbol(call.func.value)
-            if before is None or before.kind == "model":
+            batch = any(call.func.value.value in loop.targets for loop in self.loops)  # ``batch.to(dev)``
+            if (before is None and not batch) or (before is not None and before.kind == "model"):
                 base = before if before is not None else Symbol("model", call)
                 self.facts.symbols[call.func.value.value] = model_method(base, call.func.attr.value, call)
         return True

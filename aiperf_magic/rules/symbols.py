@@ -32,10 +32,9 @@ class Symbol:
     gpu: bool = False  # a model or tensor moved to an accelerator (``.cuda()``, ``.to(device)``)
 
 
-LOADERS = frozenset(
+# Subclasses of torch's DataLoader in graph libraries: the same num_workers argument.
+GRAPH_LOADERS = frozenset(
     {
-        "torch.utils.data.DataLoader",
-        # subclasses of torch's DataLoader in graph libraries: the same num_workers argument
         "torch_geometric.loader.DataLoader",
         "torch_geometric.data.DataLoader",
         "torch_geometric.loader.NeighborLoader",
@@ -43,9 +42,9 @@ LOADERS = frozenset(
         "torch_geometric.loader.DenseDataLoader",
         "dgl.dataloading.GraphDataLoader",
         "dgl.dataloading.DataLoader",
-        "monai.data.DataLoader",
     }
 )
+LOADERS = frozenset({"torch.utils.data.DataLoader", "monai.data.DataLoader"}) | GRAPH_LOADERS
 FRAME_MAKERS = frozenset(
     f"pandas.{n}"
     for n in [
