@@ -28,9 +28,23 @@ def _autocast_covers(facts: Facts, loop: Loop) -> bool:
         if any(isinstance(n, (cst.Name, cst.Attribute)) and _leaf(n) in _AMP_TRAINERS for n in walk_all(helper)):
             return True
     models = models_trained(facts, loop)
-    if any(m.low_precision for m in models):
+    if any(m.low_precision for m in models) or _accelerate_amp(facts):
         return True
     return any(s.kind == "model" and s.low_precision for cell in facts.cells() for s in cell.symbols.values())
+
+
+def _accelerate_amp(facts: Facts) -> bool:
+    """``Accelerator(mixed_precision=...)``: Hugging Face Accelerate runs the autocast itself."""
+    for cell in facts.cells():
+        for call in cell.calls:
+            func = call.node.func
+            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            arg = call.kwarg("mixed_precision")
+            if name == "Accelerator" and arg is not None:
+                value = arg.value
+                if not (isinstance(value, cst.SimpleString) and value.evaluated_value in ("no", "")):
+                    return True
+    return False
 
 
 def _leaf(node: cst.Name | cst.Attribute) -> str:
