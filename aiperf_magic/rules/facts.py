@@ -142,7 +142,7 @@ class Facts:
                 return sym
             sym = live_symbol(self.names.live(node.value))
             if sym is None and node.value in self.model_names and node.value not in self.functions:
-                return Symbol("model")
+                return Symbol("model", node)
             return sym
         return None
 

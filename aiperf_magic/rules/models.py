@@ -17,7 +17,7 @@ import libcst as cst
 from .facts import Call, Facts, Scope
 from .symbols import Symbol, is_model_class
 
-TINY_PARAMS = 2_000_000  # below this a model's step is launch-bound on any GPU
+TINY_PARAMS = 2_000_000  # weights doing arithmetic (embeddings aside): below this a step is launch-bound
 _UNKNOWN = -(10**18)  # a size this count cannot read; any layer built from it is unknown
 
 # Layers and their weights, from their size arguments (bias and norms are a rounding error).
@@ -245,9 +245,8 @@ def _layer(facts: Facts, call: cst.Call, env: dict[str, int], depth: int) -> int
         k = args[2] if len(args) > 2 else kw.get("kernel_size")
         dims = int(name[-2]) if name[-2:-1].isdigit() else 2
         return None if i is None or o is None or k is None else i * o * k**dims + o
-    if name == "Embedding":
-        n, d = _two(args, kw, "num_embeddings", "embedding_dim")
-        return None if n is None or d is None else n * d
+    if name in ("Embedding", "EmbeddingBag"):
+        return 0  # a lookup table: its weights are read a row at a time, no arithmetic to speed up
     if name in _GATES:
         i, h = _two(args, kw, "input_size", "hidden_size")
         layers = args[2] if len(args) > 2 else kw.get("num_layers", 1)
@@ -301,6 +300,14 @@ def _module_ints(facts: Facts) -> dict[str, int]:
     out: dict[str, int] = {
         name: sym.size for name, sym in facts.symbols.items() if sym.kind == "int" and sym.size is not None
     }
+    for name, sym in facts.symbols.items():  # image_size = (28, 28): np.prod(image_size) is 784
+        if sym.kind == "tuple" and isinstance(sym.node, cst.Tuple):
+            dims = [_int(e.value, out) for e in sym.node.elements]
+            if dims and None not in dims:
+                product = 1
+                for d in dims:
+                    product *= d  # type: ignore[operator]
+                out[f"shape:{name}"] = product
     for assign in facts.assigns:
         if assign.loop is None and isinstance(assign.node, cst.Assign) and assign.value is not None:
             value = _int(assign.value, out)
@@ -324,6 +331,9 @@ def _int(node: cst.BaseExpression, env: dict[str, int]) -> int | None:
         return None if value == _UNKNOWN else value
     if isinstance(node, cst.Tuple) and node.elements:  # kernel_size=(3, 3)
         return _int(node.elements[0].value, env)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "prod":
+        dims = env.get(f"shape:{_leaf(node.args[0].value)}") if node.args else None  # np.prod(image_size)
+        return dims if dims is not None and dims != _UNKNOWN else None
     if isinstance(node, cst.BinaryOperation):
         a, b = _int(node.left, env), _int(node.right, env)
         if a is None or b is None:

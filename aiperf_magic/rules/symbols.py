@@ -169,6 +169,12 @@ def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
             return Symbol("int", expr, size=int(expr.evaluated_value))  # sizes and counts: ``d = 20``
         except ValueError:
             return None
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        left, right = infer_symbol(expr.left, facts), infer_symbol(expr.right, facts)
+        if left is not None and right is not None and left.kind == right.kind == "int":
+            a, b = left.size or 0, right.size or 0
+            value = a + b if isinstance(expr.operator, cst.Add) else a - b if isinstance(expr.operator, cst.Subtract) else a * b
+            return Symbol("int", expr, size=value)  # input_dim = num_words + 2
     if isinstance(expr, cst.Lambda):
         return Symbol("lambda", expr)  # ``f = lambda r: ...``: applied by name later, maybe cells later
     if isinstance(expr, (cst.Dict, cst.DictComp)):

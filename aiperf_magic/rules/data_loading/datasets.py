@@ -39,6 +39,8 @@ _COSTLY_CALLS = frozenset(
         "decode", "get", "urlopen", "fromarray",
     }
 )
+# The graph libraries' datasets (TUDataset, Planetoid, MiniGCDataset...) hold their graphs in memory.
+_GRAPH_DATASETS = ("torch_geometric.datasets.", "dgl.data.", "ogb.graphproppred.", "ogb.nodeproppred.")
 _LAZY_HF = frozenset({"set_transform", "with_transform"})  # Hugging Face datasets: a transform per read
 _EAGER_HF = frozenset({"map", "with_format", "set_format", "filter"})
 
@@ -64,6 +66,8 @@ def dataset_cost(facts: Facts, node: cst.BaseExpression | None, depth: int = 0) 
         return COSTLY
     if qname.startswith(("torch.", "numpy.")) and not qname.startswith("torch.utils.data."):
         return IN_MEMORY  # a tensor or an array: indexing it is the whole sample
+    if qname.startswith(_GRAPH_DATASETS):
+        return IN_MEMORY  # graph datasets keep every graph in memory: a sample is a slice
     method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
     if method in _LAZY_HF:
         return COSTLY
@@ -94,15 +98,38 @@ def _transforms_in_place(call: Any, name: str) -> bool:
     return call.method in _LAZY_HF and isinstance(call.receiver, cst.Name) and call.receiver.value == name
 
 
-def _assigned(facts: Facts, name: str) -> cst.BaseExpression | None:
-    """The value last assigned to ``name`` in the cell (the dataset is usually made just above)."""
-    for assign in reversed(facts.assigns):
-        if isinstance(assign.node, cst.Assign) and any(
-            isinstance(t, cst.Name) and t.value == name for t in assign.targets
-        ):
-            return assign.value
-    sym = facts.symbols.get(name)
+def _assigned(facts: Facts, name: str, before: cst.CSTNode | None = None) -> cst.BaseExpression | None:
+    """The value last assigned to ``name`` in the cell, else in the notebook's other cells (the
+    dataset is usually made a few cells above its loader); with ``before``, the one before that
+    value. ``ds = add_features(ds)`` passes the earlier dataset through."""
+    cells = [facts, *(c for c in reversed(facts.cells()) if c is not facts)]
+    seen = before is None
+    for cell in cells:
+        for assign in reversed(cell.assigns):
+            if not (
+                isinstance(assign.node, cst.Assign)
+                and any(isinstance(t, cst.Name) and t.value == name for t in assign.targets)
+            ):
+                continue
+            if not seen:
+                seen = assign.value is before
+                continue
+            value = assign.value
+            if _passes_through(value, name):
+                return _assigned(facts, name, value)
+            return value
+    sym = facts.symbols.get(name) if before is None else None
     return sym.node if sym is not None and isinstance(sym.node, cst.BaseExpression) else None
+
+
+def _passes_through(value: cst.BaseExpression | None, name: str) -> bool:
+    """``ds = add_features(ds)``: a helper of the notebook given the dataset and returning it."""
+    return (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value[:1].islower()
+        and any(isinstance(a.value, cst.Name) and a.value.value == name for a in value.args)
+    )
 
 
 def class_cost(cls: cst.ClassDef) -> str:

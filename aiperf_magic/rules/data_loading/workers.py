@@ -10,12 +10,31 @@ from ...cell.parsed import ParsedCell
 from ...cell.tree import expect
 from ...fixes.edits import Edits
 from ..exprs import int_value
-from ..facts import Facts
+from ...cell.tree import walk
+from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS
 from .datasets import IN_MEMORY, dataset_cost, literal_int
 
 SMALL_BATCH = 4  # a couple of samples per step: a demo, or a model so large that loading is noise
+
+
+def _one_batch(facts: Facts, call: Call) -> bool:
+    """The loader is only ever asked for one batch (``next(iter(loader))``): a peek, not a pass."""
+    names = {
+        t.value for a in facts.assigns if a.value is call.node for t in a.targets if isinstance(t, cst.Name)
+    }
+    if len(names) != 1 or facts.cell is None:
+        return False
+    (name,) = names
+    uses = [n for n in walk(call.scope.node) if isinstance(n, cst.Name) and n.value == name]
+    peeks = 0
+    for use in uses:
+        outer = facts.cell.parent(facts.cell.parent(use))  # Name -> Arg -> iter(...)
+        if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value == "iter":
+            nxt = facts.cell.parent(facts.cell.parent(outer))
+            peeks += isinstance(nxt, cst.Call) and isinstance(nxt.func, cst.Name) and nxt.func.value == "next"
+    return peeks >= 1 and peeks == len(uses) - 1
 
 
 @rule(
@@ -31,7 +50,8 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
     Loaders over tensors already in memory (`TensorDataset`, a tensor, a list, a Hugging Face
     dataset mapped ahead of time) are not flagged: a sample is one indexing, and workers would
     only add the cost of sending it between processes. Nor are loaders of at most 4 samples per
-    batch (a demo, or a model so large that loading is noise next to its step).
+    batch (a demo, or a model so large that loading is noise next to its step), nor loaders only
+    asked for one batch (`next(iter(loader))`).
 
     ## Why is this bad?
     With no workers, every batch is read, decoded and collated by the main process, and the
@@ -69,7 +89,7 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
             continue  # tensors in memory: a sample is one indexing, workers would only add transfers
         batch = call.kwarg("batch_size") or call.positional(1)
         size = literal_int(facts, batch.value) if batch is not None else None
-        if size is not None and size <= SMALL_BATCH:
+        if (size is not None and size <= SMALL_BATCH) or _one_batch(facts, call):
             continue
         arg = call.kwarg("num_workers") or call.positional(5)
         if arg is None:

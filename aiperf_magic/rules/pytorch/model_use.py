@@ -122,8 +122,10 @@ def _helper_moves(func: cst.FunctionDef) -> bool:
 
 
 def models_trained(facts: Facts, loop: Loop) -> list[Symbol]:
-    """The models the loop calls (what is being trained)."""
-    return [sym for c in loop.calls if is_model_call(facts, c) for sym in [model_of(facts, c)] if sym is not None]
+    """The models the loop calls, itself or in the step functions of this cell it calls."""
+    helpers = {id(h) for h in helpers_called(facts, loop)}
+    calls = [*loop.calls, *(c for c in facts.calls if id(c.scope.node) in helpers)]
+    return [sym for c in calls if is_model_call(facts, c) for sym in [model_of(facts, c)] if sym is not None]
 
 
 def _scope_trains(facts: Facts, scope: Scope) -> bool:
