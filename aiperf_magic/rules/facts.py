@@ -242,6 +242,8 @@ class Collector(FastVisitor):
         loop.order = self._tick()
         if it is not None:
             for name in _iter_names(it):
+                if self.scope.binder(name) is not None:
+                    continue  # a parameter: whatever the caller passes, not the global of that name
                 sym = self.facts.symbol(cst.Name(name))
                 if sym is not None:
                     loop.iter_symbols[name] = sym

@@ -36,7 +36,7 @@ _COSTLY_CALLS = frozenset(
     {
         "open", "imread", "read_image", "decode_image", "load", "loadtxt", "read", "read_csv", "parse",
         "convert", "resize", "transform", "transforms", "tokenize", "tokenizer", "encode", "augment", "crop",
-        "decode", "get", "urlopen", "fromarray",
+        "decode", "get", "urlopen", "fromarray", "processor", "image_processor", "feature_extractor",
     }
 )
 # The graph libraries' datasets (TUDataset, Planetoid, MiniGCDataset...) hold their graphs in memory.

@@ -10,7 +10,7 @@ from ...cell.parsed import ParsedCell
 from ...cell.tree import expect
 from ...fixes.edits import Edits
 from ..exprs import int_value
-from ...cell.tree import walk
+from ...cell.tree import walk_all
 from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS
@@ -27,7 +27,7 @@ def _one_batch(facts: Facts, call: Call) -> bool:
     if len(names) != 1 or facts.cell is None:
         return False
     (name,) = names
-    uses = [n for n in walk(call.scope.node) if isinstance(n, cst.Name) and n.value == name]
+    uses = [n for n in walk_all(call.scope.node) if isinstance(n, cst.Name) and n.value == name]
     peeks = 0
     for use in uses:
         outer = facts.cell.parent(facts.cell.parent(use))  # Name -> Arg -> iter(...)

@@ -90,8 +90,9 @@ def sync_every_step(facts: Facts) -> Iterator[Hit]:
         if models and all(is_tiny(facts, m) for m in models):
             continue  # a small model's step is launch-bound: one wait more or less changes little
         tensors = _tensor_names(loop)
+        on_host = _host_names(facts, loop)
         for call in sorted(_step_calls(facts, loop), key=lambda c: c.order):
-            if call.guarded or _communicates(facts, call):
+            if call.guarded or _communicates(facts, call) or _root(call.receiver) in on_host:
                 continue
             if (call.method in _SYNC_METHODS and not call.node.args and call.receiver is not None) or (
                 call.qname in ("builtins.float", "builtins.int", "builtins.print")
@@ -99,6 +100,37 @@ def sync_every_step(facts: Facts) -> Iterator[Hit]:
             ):
                 yield call.node
                 break  # the first wait of a step; the ones after it find the queue empty
+
+
+def _host_names(facts: Facts, loop: Loop) -> set[str]:
+    """Batch parts still on the host: the loop's targets (and items taken from them) that the
+    step never moves to the device; reading them waits for nothing (``labels.tolist()``)."""
+    names = set(loop.targets)
+    for inner in facts.loops:
+        if inner is not loop and _inside(inner, loop) and _root(inner.iter) in names:
+            names |= inner.targets
+    moved: set[str] = set()
+    for a in loop.assigns:
+        calls = _calls_in(a.value) if a.value is not None else []
+        if any(isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute) and c.func.attr.value in ("to", "cuda")
+               for c in calls):
+            for target in a.targets:
+                moved |= names_used(target)
+    return names - moved
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.CSTNode]:
+    return [n for n in walk_all(node) if isinstance(n, cst.Call)]
+
+
+def _inside(inner: Loop, outer: Loop) -> bool:
+    return any(a is outer for a in inner.ancestors())
+
+
+def _root(node: cst.BaseExpression | None) -> str | None:
+    while isinstance(node, (cst.Attribute, cst.Subscript, cst.Call)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    return node.value if isinstance(node, cst.Name) else None
 
 
 def _step_calls(facts: Facts, loop: Loop) -> list[Call]:

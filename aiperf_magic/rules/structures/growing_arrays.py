@@ -124,7 +124,8 @@ def growing_array_in_loop(facts: Facts) -> Iterator[Hit]:
     Not flagged: a list of pieces joined once (`torch.cat(outputs)`), growth the loop reads at
     every step (autoregressive generation feeds the sequence so far to the model: the growth is
     the algorithm), a value started afresh each iteration, a module's own `forward` (DenseNet
-    and U-Net concatenations are the architecture), and loops of a few iterations.
+    and U-Net concatenations are the architecture), loops of a few iterations, and loops that
+    train or fit a model each iteration (they accumulate one record per step or per model).
 
     ## Why is this bad?
     Arrays, tensors and frames are fixed-size blocks: "appending" allocates a new block and
@@ -157,7 +158,7 @@ def growing_array_in_loop(facts: Facts) -> Iterator[Hit]:
         loop = assign.loop
         if loop is None or not isinstance(assign.node, cst.Assign) or in_module_method(assign.scope):
             continue  # a module's forward (DenseNet blocks, U-Net skips): concatenation is the architecture
-        if few_iterations(facts, loop):
+        if few_iterations(facts, loop) or _fits_each_time(loop):
             continue
         value = assign.value
         for target in assign.targets:
@@ -176,6 +177,15 @@ def growing_array_in_loop(facts: Facts) -> Iterator[Hit]:
                 yield value
             elif isinstance(target, cst.Subscript) and _is_loc_len(target):
                 yield assign.node
+
+
+_FITS = frozenset({"fit", "fit_transform", "backward", "train_on_batch", "partial_fit"})
+
+
+def _fits_each_time(loop: Loop) -> bool:
+    """Each iteration trains or fits a model (``model.fit(X, y)``, ``loss.backward()``): its time goes
+    there, and what it accumulates is one record per step or per model (a results table)."""
+    return any(c.method in _FITS for c in loop.calls)
 
 
 def _statement_of(facts: Facts, node: cst.CSTNode) -> cst.CSTNode | None:

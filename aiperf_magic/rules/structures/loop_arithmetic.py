@@ -78,8 +78,19 @@ def _from_array(sym: Symbol) -> bool:
     return sym.kind == "list" and sym.numeric and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
 
 
+def _body_names(loop: Loop) -> set[str]:
+    node = loop.node
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return names_used(node.elt)
+    if isinstance(node, cst.DictComp):
+        return names_used(node.value)
+    return names_used(node.body) if isinstance(node, (cst.For, cst.While)) else set()
+
+
 def _symbol(facts: Facts, loop: Loop, node: cst.BaseExpression) -> Symbol | None:
     """What a name held when the loop started (``xs = [f(x) for x in xs]`` rebinds it after)."""
+    if isinstance(node, cst.Name) and loop.scope.binder(node.value) is not None:
+        return None  # a parameter holds whatever the caller passes
     if isinstance(node, cst.Name) and node.value in loop.iter_symbols:
         return loop.iter_symbols[node.value]
     return facts.symbol(node) if isinstance(node, cst.Name) else None
@@ -99,10 +110,16 @@ def _bound(facts: Facts, node: cst.BaseExpression) -> int | None:
 
 
 def _nested(facts: Facts, loop: Loop) -> bool:
-    """The loop sits in (or is part of) another loop over numbers: a grid walked element by element."""
+    """The loop sits in (or is part of) another loop over numbers and its body reads both loops'
+    variables: a grid walked element by element (``x[i][j]``, ``f(p, j)``)."""
+    used = _body_names(loop)
     outer = loop.parent
     while outer is not None:
-        if outer.kind != "while" and any(_numeric(facts, outer, p) for p in _iter_parts(facts, outer.iter)):
+        if (
+            outer.kind != "while"
+            and used & outer.targets
+            and any(_numeric(facts, outer, p) for p in _iter_parts(facts, outer.iter))
+        ):
             return True
         outer = outer.parent
     node = loop.node
@@ -195,6 +212,11 @@ def _textual(facts: Facts, node: cst.BaseExpression) -> bool:
     return False
 
 
+def _sliced(target: cst.Subscript) -> bool:
+    """``out[:, t:t + 1] = ...``: a whole column per iteration, already array work."""
+    return any(isinstance(el.slice, cst.Slice) for el in target.slice)
+
+
 def _recurrence(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
     """``x[i + 1] = x[i] - lr * g``: each element depends on the previous one (an iterative
     algorithm), which no single array expression computes."""
@@ -227,7 +249,12 @@ def _collects_arithmetic(facts: Facts, loop: Loop) -> bool:
         ):
             return True
         target = assign.targets[0]
-        if isinstance(target, cst.Subscript) and numbers(assign.value) and not _recurrence(target, assign.value):
+        if (
+            isinstance(target, cst.Subscript)
+            and not _sliced(target)
+            and numbers(assign.value)
+            and not _recurrence(target, assign.value)
+        ):
             return True
     return False
 
