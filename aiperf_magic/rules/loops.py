@@ -56,7 +56,13 @@ def count(
         upper = int_value(cut.upper) if cut.lower is None and cut.step is None else None
         return upper if upper is not None and upper <= few else None
     if isinstance(it, cst.Name):
-        sym = facts.symbol(it)
+        binder = loop_scope.binder(it.value) if loop_scope is not None else None
+        if binder is not None:  # a parameter: what the callers pass (``download(urls)``)
+            from .models import passed_in
+
+            sym = passed_in(facts, binder.node, it.value)
+        else:
+            sym = facts.symbol(it)
         if sym is not None and sym.size is not None and sym.size <= few:
             return sym.size
     return None
