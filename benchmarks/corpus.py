@@ -360,7 +360,7 @@ def write_precision(rep: dict[str, Any], labels_path: Path | None) -> None:
     head, _, rest = text.partition("# BEGIN GENERATED")
     _, _, tail = rest.partition("# END GENERATED")
     PRECISION_FILE.write_text(head + "\n".join(lines) + tail, encoding="utf-8")
-    print(f"wrote {os.path.relpath(PRECISION_FILE)}")
+    print(f"wrote {os.path.relpath(PRECISION_FILE)}", file=sys.stderr)
 
 
 # Every code a static rule reports: listed in the precision file even without a finding.

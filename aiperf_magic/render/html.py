@@ -10,7 +10,6 @@ from html import escape
 
 from .. import units as fmt
 from ..report import Report, Samples
-from .text import hidden_note
 from .summary import (
     cpu_wait_line,
     gpu_line,
@@ -20,6 +19,7 @@ from .summary import (
     verdict_details,
     visible_frames,
 )
+from .text import hidden_note
 
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"

@@ -16,7 +16,8 @@ import libcst as cst
 
 from ..cell.parsed import ParsedCell, ParseFailure, parse, recursion_headroom
 from ..report import Finding
-from .facts import Collector, Facts
+from .collector import Collector
+from .facts import Facts
 from .families import PARSE_ERROR
 from .names import Names
 from .registry import Rule, code_selected, selected

@@ -15,7 +15,7 @@ from typing import Any
 import libcst as cst
 
 from .facts import Call, Facts, Scope
-from .symbols import Symbol, is_model_class
+from .symbols import Symbol, infer_symbol, is_model_class
 
 TINY_PARAMS = 2_000_000  # weights doing arithmetic (embeddings aside): below this a step is launch-bound
 _UNKNOWN = -(10**18)  # a size this count cannot read; any layer built from it is unknown
@@ -70,7 +70,7 @@ def passed_in(facts: Facts, func: cst.CSTNode | None, param: str) -> Symbol | No
             if not (isinstance(call.node.func, cst.Name) and call.node.func.value == func.name.value):
                 continue
             arg = call.kwarg(param) or (call.positional(index) if index is not None else None)
-            sym = cell.symbol(arg.value) if arg is not None else None
+            sym = infer_symbol(arg.value, cell) if arg is not None else None
             if sym is not None and sym.kind not in ("param",):
                 return sym
     return None
@@ -272,7 +272,8 @@ def _args_env(facts: Facts, call: cst.Call, env: dict[str, int]) -> dict[str, in
     cls = facts.symbols.get(call.func.value) if isinstance(call.func, cst.Name) else None
     init = None
     if cls is not None and isinstance(cls.node, cst.ClassDef):
-        init = next((s for s in cls.node.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+        body = cls.node.body.body
+        init = next((s for s in body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
     params = [p.name.value for p in init.params.params][1:] if init is not None else []
     module_env = {**_module_ints(facts), **env}
     unknown: set[str] = set()

@@ -14,6 +14,7 @@ import libcst as cst
 
 from .exprs import looks_like_device
 from .names import dotted, type_names
+from .sizes import array_size, is_number, literal_args, range_size
 
 if TYPE_CHECKING:
     from .facts import Facts
@@ -140,12 +141,6 @@ _LIVE_KINDS: tuple[tuple[str, str], ...] = (
 )
 
 
-def is_number(node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return True
-    return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
-
-
 def is_model_class(bases: tuple[str, ...] | list[str]) -> bool:
     return any(b == "torch.nn.Module" or (b.startswith("torch.nn.") and b[9:10].isupper()) for b in bases)
 
@@ -173,7 +168,8 @@ def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
         left, right = infer_symbol(expr.left, facts), infer_symbol(expr.right, facts)
         if left is not None and right is not None and left.kind == right.kind == "int":
             a, b = left.size or 0, right.size or 0
-            value = a + b if isinstance(expr.operator, cst.Add) else a - b if isinstance(expr.operator, cst.Subtract) else a * b
+            op = expr.operator
+            value = a + b if isinstance(op, cst.Add) else a - b if isinstance(op, cst.Subtract) else a * b
             return Symbol("int", expr, size=value)  # input_dim = num_words + 2
     if isinstance(expr, cst.Lambda):
         return Symbol("lambda", expr)  # ``f = lambda r: ...``: applied by name later, maybe cells later
@@ -267,7 +263,7 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     if qname in LOADERS:
         return Symbol("loader", call)
     if qname in FRAME_MAKERS:
-        return Symbol("frame", call, tiny=qname == "pandas.DataFrame" and _literal_args(call))
+        return Symbol("frame", call, tiny=qname == "pandas.DataFrame" and literal_args(call))
     if qname == "pandas.Series":
         return Symbol("series", call)
     if qname in COMPILERS:
@@ -299,7 +295,7 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     if qname == "builtins.open":
         return Symbol("file", call)
     if qname == "builtins.range":
-        return Symbol("range", call, numeric=True, size=_range_size(call))
+        return Symbol("range", call, numeric=True, size=range_size(call))
     if qname in ("builtins.set", "builtins.frozenset"):
         return Symbol("set", call)
     if qname in (
@@ -314,102 +310,6 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
         numeric = inner is not None and (inner.numeric or inner.kind in ("ndarray", "tensor", "range"))
         return Symbol("list", call, numeric=numeric, size=inner.size if inner is not None else None)
     return None
-
-
-TINY_ROWS = 20  # rows a person types into a cell to show something; not a workload
-
-
-def array_size(qname: str, call: cst.Call) -> int | None:
-    """Elements of ``np.arange(200)``, ``np.linspace(0, 1, 50)``, ``np.zeros((3, 4))``,
-    ``rng.normal(size=10_000)``, when the code spells the sizes."""
-    leaf = qname.rsplit(".", 1)[-1]
-    pos = [_number(a.value) for a in call.args if a.keyword is None]
-    kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
-    if leaf == "arange" and pos and None not in pos:
-        start, stop, step = (0.0, pos[0], 1.0) if len(pos) == 1 else (pos[0], pos[1], pos[2] if len(pos) > 2 else 1.0)
-        return max(0, int((stop - start) / step)) if step else None  # type: ignore[operator]
-    if leaf == "linspace":
-        num = kw.get("num") or (call.args[2].value if len(call.args) > 2 and call.args[2].keyword is None else None)
-        count = _number(num) if num is not None else 50.0
-        return int(count) if count is not None else None
-    shape = kw.get("size") or kw.get("shape")
-    if shape is None and leaf in ("zeros", "ones", "empty", "full", "rand", "randn", "random", "standard_normal"):
-        shape = call.args[0].value if call.args and call.args[0].keyword is None else None
-    if shape is None:
-        return None
-    dims = [e.value for e in shape.elements] if isinstance(shape, cst.Tuple) else [shape]
-    total = 1
-    for dim in dims:
-        value = _number(dim)
-        if value is None:
-            return None
-        total *= int(value)
-    return total
-
-
-def _range_size(call: cst.Call) -> int | None:
-    bounds = [_number(a.value) for a in call.args if a.keyword is None]
-    if not bounds or None in bounds:
-        return None
-    start, stop = (0.0, bounds[0]) if len(bounds) == 1 else (bounds[0], bounds[1])
-    step = bounds[2] if len(bounds) > 2 else 1.0
-    return max(0, int((stop - start) / step)) if step else None  # type: ignore[operator]
-
-
-def _number(node: cst.BaseExpression | None) -> float | None:
-    if isinstance(node, (cst.Integer, cst.Float)):
-        try:
-            return float(node.evaluated_value)
-        except ValueError:
-            return None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = _number(node.expression)
-        return -inner if inner is not None else None
-    return None
-
-
-def _literal_args(call: cst.Call) -> bool:
-    """``pd.DataFrame({"a": [1, 2]})``: a frame spelled out in the cell, small by construction.
-
-    Only constants count: ``{"price": rng.random(20_000)}`` is a dict literal holding a large array."""
-    data = call.args[0].value if call.args and call.args[0].keyword is None else None
-    rows = _literal_rows(data) if data is not None else None
-    return rows is not None and rows <= TINY_ROWS
-
-
-def _literal_rows(node: cst.BaseExpression) -> int | None:
-    """Rows of a frame spelled with constants only (a dict of lists, a list of rows); else None."""
-    if isinstance(node, cst.Dict):
-        lengths = []
-        for el in node.elements:
-            if not isinstance(el, cst.DictElement):
-                return None
-            value = el.value
-            if isinstance(value, (cst.List, cst.Tuple)):
-                if not all(_constant(e.value) for e in value.elements):
-                    return None
-                lengths.append(len(value.elements))
-            elif _constant(value):
-                lengths.append(1)
-            else:
-                return None
-        return max(lengths, default=0)
-    if isinstance(node, (cst.List, cst.Tuple)):
-        for el in node.elements:
-            row = el.value
-            if isinstance(row, (cst.List, cst.Tuple, cst.Dict)):
-                if _literal_rows(row) is None:
-                    return None
-            elif not _constant(row):
-                return None
-        return len(node.elements)
-    return None
-
-
-def _constant(node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)) or is_number(node):
-        return True
-    return isinstance(node, cst.Name) and node.value in ("None", "True", "False")
 
 
 def live_symbol(obj: Any) -> Symbol | None:

@@ -153,7 +153,7 @@ def work_of_name(facts: Facts, node: cst.BaseExpression | None) -> str:
     func = definition(facts, node.value)
     if func is None:
         return "other"
-    from .facts import Collector  # a function from the namespace: gather its facts on their own
+    from .collector import Collector  # a function from the namespace: gather its facts on their own
 
     sub = Collector(cst.Module(body=[func]), facts.names, dict(facts.symbols))
     sub.facts.earlier_functions = facts.earlier_functions
@@ -169,7 +169,7 @@ def calls_network(facts: Facts, node: cst.BaseExpression | None, depth: int = 0)
     func = definition(facts, node.value)
     if func is None or func.asynchronous is not None:
         return False  # calling an ``async def`` only makes a coroutine: nothing waits here
-    from .facts import Collector
+    from .collector import Collector
 
     sub = Collector(cst.Module(body=[func]), facts.names, dict(facts.symbols))
     sub.facts.earlier_defs = facts.earlier_defs

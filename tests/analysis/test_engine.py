@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import textwrap
-
 from typing import Any
 
 from aiperf_magic.report import Finding

@@ -14,7 +14,10 @@ from aiperf_magic.rules.catalog import catalog, markdown_catalog, precision_note
 from aiperf_magic.rules.precision import DEFAULT_PRECISION, DEFAULT_SAMPLE, MEASURED, Measured, is_default
 from aiperf_magic.rules.registry import selected
 
-LOOP = "import pandas as pd\ndf = pd.read_csv('a.csv')\nfor i, row in df.iterrows():\n    df.loc[i, 'b'] = row['a'] * 2\n"
+LOOP = (
+    "import pandas as pd\ndf = pd.read_csv('a.csv')\n"
+    "for i, row in df.iterrows():\n    df.loc[i, 'b'] = row['a'] * 2\n"
+)
 
 
 def preview_codes() -> list[str]:

@@ -14,6 +14,7 @@ from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
 from ..work import calls_network, is_network_call
 
+
 @rule(
     "AIP402",
     "sequential-blocking-io",

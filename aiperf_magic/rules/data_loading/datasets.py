@@ -16,7 +16,7 @@ import libcst as cst
 
 from ...cell.tree import walk_all
 from ..facts import Facts
-from ..symbols import is_number
+from ..sizes import is_number
 
 COSTLY, IN_MEMORY, UNKNOWN = "costly", "in-memory", "unknown"
 
@@ -143,10 +143,16 @@ def class_cost(cls: cst.ClassDef) -> str:
     for node in walk_all(getitem.body):
         if isinstance(node, cst.Call):
             func = node.func
-            leaf = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            leaf = _leaf(func)
             if leaf.lower() in _COSTLY_CALLS or "transform" in leaf.lower():
                 return COSTLY
     return IN_MEMORY
+
+
+def _leaf(func: cst.BaseExpression) -> str:
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return func.value if isinstance(func, cst.Name) else ""
 
 
 def live_cost(obj: Any) -> str:

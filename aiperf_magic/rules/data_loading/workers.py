@@ -7,10 +7,9 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import ParsedCell
-from ...cell.tree import expect
+from ...cell.tree import expect, walk_all
 from ...fixes.edits import Edits
 from ..exprs import int_value
-from ...cell.tree import walk_all
 from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS
@@ -30,11 +29,20 @@ def _one_batch(facts: Facts, call: Call) -> bool:
     uses = [n for n in walk_all(call.scope.node) if isinstance(n, cst.Name) and n.value == name]
     peeks = 0
     for use in uses:
-        outer = facts.cell.parent(facts.cell.parent(use))  # Name -> Arg -> iter(...)
-        if isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value == "iter":
-            nxt = facts.cell.parent(facts.cell.parent(outer))
-            peeks += isinstance(nxt, cst.Call) and isinstance(nxt.func, cst.Name) and nxt.func.value == "next"
+        arg = facts.cell.parent(use)
+        inner = facts.cell.parent(arg) if arg is not None else None  # iter(loader)
+        if _called_with(facts, use, "iter") and _called_with(facts, inner, "next"):
+            peeks += 1
     return peeks >= 1 and peeks == len(uses) - 1
+
+
+def _called_with(facts: Facts, node: cst.CSTNode | None, func: str) -> bool:
+    """``node`` is the argument of a call to the builtin ``func`` (``iter(node)``)."""
+    if node is None or facts.cell is None:
+        return False
+    arg = facts.cell.parent(node)
+    call = facts.cell.parent(arg) if arg is not None else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == func
 
 
 @rule(

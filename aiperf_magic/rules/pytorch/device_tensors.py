@@ -13,7 +13,8 @@ from ..exprs import int_value
 from ..facts import Call, Facts
 from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
-from ..symbols import TORCH_FACTORIES, array_size
+from ..sizes import array_size
+from ..symbols import TORCH_FACTORIES
 from ..work import is_move
 
 
@@ -104,14 +105,14 @@ def _small(call: Call) -> bool:
     if leaf in ("arange", "linspace"):
         size = array_size(f"numpy.{leaf}", call.node)
         return size is not None and size < SMALL_TENSOR
-    dims = [a.value for a in call.node.args if a.keyword is None]
+    dims: list[cst.BaseExpression] = [a.value for a in call.node.args if a.keyword is None]
     if leaf == "full":
         dims = dims[:1]
     if leaf == "randint":
-        dims = [d for d in dims if isinstance(d, (cst.Tuple, cst.List))][:1]
-    size = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value == "size"), None)
-    if size is not None:
-        dims = [size]
+        dims = [d for d in dims if isinstance(d, (cst.Tuple, cst.List))][:1]  # type: ignore[assignment]
+    sized = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value == "size"), None)
+    if sized is not None:
+        dims = [sized]
     if len(dims) == 1 and isinstance(dims[0], (cst.Tuple, cst.List)):
         dims = [e.value for e in dims[0].elements]
     if not dims or any(isinstance(d, cst.Attribute) and d.attr.value == "shape" for d in dims):

@@ -38,7 +38,7 @@ def _accelerate_amp(facts: Facts) -> bool:
     for cell in facts.cells():
         for call in cell.calls:
             func = call.node.func
-            name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            name = _leaf(func) if isinstance(func, (cst.Name, cst.Attribute)) else ""
             arg = call.kwarg("mixed_precision")
             if name == "Accelerator" and arg is not None:
                 value = arg.value

@@ -20,13 +20,24 @@ from ..symbols import Symbol
 from ..work import definition, is_move
 
 __all__ = [
-    "eval_loop", "helpers_called", "in_module_method", "in_test", "inference_call", "is_model_call",
-    "models_trained", "on_gpu", "over_data", "trains", "training_loops",
+    "eval_loop",
+    "helpers_called",
+    "in_module_method",
+    "in_test",
+    "inference_call",
+    "is_model_call",
+    "models_trained",
+    "on_gpu",
+    "over_data",
+    "training_loops",
+    "trains",
 ]
 
 EVAL_WORDS = ("eval", "predict", "infer", "valid", "test", "score", "inference")
 # ``valid_loader``, ``test_dl``, ``val_data``, ``testloader``; not ``devices`` nor ``latest``.
-_SPLIT = re.compile(r"(^|_)(val|valid|validation|test|testing|eval|evaluation|dev|holdout)(_|$|loader|dl|set|data|iter|ds)")
+_SPLIT = re.compile(
+    r"(^|_)(val|valid|validation|test|testing|eval|evaluation|dev|holdout)(_|$|loader|dl|set|data|iter|ds)"
+)
 GRAD_USES = frozenset({"backward"})
 AUTOGRAD = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 
@@ -142,7 +153,7 @@ def inference_call(facts: Facts, call: Call, grad_off: bool = False) -> bool:
     func = call.node.func
     if isinstance(func, cst.Name) and any(func.value in outer.targets for outer in loop.ancestors()):
         return False  # ``for block in blocks: x = block(x)``: a different module each step
-    if trains(facts, loop) or _scope_trains(facts, call.scope) and not eval_loop(facts, loop):
+    if trains(facts, loop) or (_scope_trains(facts, call.scope) and not eval_loop(facts, loop)):
         return False
     for outer in loop.ancestors():
         if outer is not loop and trains(facts, outer) and not (grad_off or eval_loop(facts, loop)):
@@ -176,9 +187,9 @@ def eval_loop(facts: Facts, loop: Loop) -> bool:
         return True
     last_mode: str | None = None
     for c in facts.calls:
-        if c.scope is scope and c.method in ("eval", "train") and not c.node.args and c.order < loop.order:
-            if not _inside(c, loop):
-                last_mode = c.method
+        above = c.scope is scope and c.order < loop.order and not _inside(c, loop)
+        if above and c.method in ("eval", "train") and not c.node.args:
+            last_mode = c.method
     return last_mode == "eval"
 
 

@@ -14,7 +14,6 @@ from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
 from ..work import is_remote_call
 
-
 SMALL_LIST = 100  # a scan of this many items costs about a microsecond: not worth a set
 
 

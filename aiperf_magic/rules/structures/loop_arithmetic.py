@@ -12,8 +12,8 @@ from ...fixes.edits import Edits
 from ..elementwise import array_of, vectorise
 from ..exprs import int_value, is_scalar_arithmetic, names_used, walk
 from ..facts import Facts, Loop
-from ..symbols import Symbol, infer_symbol
 from ..registry import Hit, fixer_for, rule
+from ..symbols import Symbol, infer_symbol
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -235,10 +235,10 @@ def _collects_arithmetic(facts: Facts, loop: Loop) -> bool:
         return numbers(node.value)
     if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
         return numbers(node.elt)
-    for call in loop.calls:
-        if call.loop is loop and call.method == "append" and len(call.node.args) == 1:
-            if numbers(call.node.args[0].value):
-                return True
+    own = [c for c in loop.calls if c.loop is loop and c.method == "append" and len(c.node.args) == 1]
+    appended = [c.node.args[0].value for c in own]
+    if any(numbers(value) for value in appended):
+        return True
     for assign in loop.assigns:
         if assign.loop is not loop or assign.value is None or not _uses(assign.value, loop.targets):
             continue
