@@ -49,8 +49,8 @@ class Measured:
 CORPUS = "24 public repositories of AI/data notebooks and scripts, 1,147 files"
 CORPUS_DATE = "2026-11-30"
 MEASURED: dict[str, Measured] = {
-    "AIP101": Measured(findings=116, tp=16, fp=0, debatable=13),
-    "AIP102": Measured(findings=61, tp=11, fp=5, debatable=5),
+    "AIP101": Measured(findings=116, tp=22, fp=0, debatable=17),
+    "AIP102": Measured(findings=61, tp=12, fp=6, debatable=9),
     "AIP103": Measured(findings=3, tp=1, fp=2, debatable=0),
     "AIP104": Measured(findings=1, tp=0, fp=1, debatable=0),
     "AIP201": Measured(findings=10, tp=4, fp=4, debatable=2),
@@ -64,7 +64,7 @@ MEASURED: dict[str, Measured] = {
     "AIP501": Measured(findings=3, tp=3, fp=0, debatable=0),
     "AIP502": Measured(findings=7, tp=7, fp=0, debatable=0),
     "AIP503": Measured(findings=0, tp=0, fp=0, debatable=0),
-    "AIP504": Measured(findings=51, tp=17, fp=3, debatable=6),
+    "AIP504": Measured(findings=51, tp=22, fp=4, debatable=8),
     "AIP505": Measured(findings=35, tp=11, fp=5, debatable=6),
     "AIP506": Measured(findings=7, tp=0, fp=1, debatable=6),
 }
