@@ -14,7 +14,7 @@ from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
 from ..work import is_remote_call
 
-SMALL_LIST = 100  # a scan of this many items costs about a microsecond: not worth a set
+SMALL_LIST = 1000  # a scan of this many items costs microseconds: not worth a set
 
 
 def _is_list(facts: Facts, node: cst.BaseExpression) -> bool:
@@ -42,7 +42,7 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
     comprehension, when `some_list` is a list built from data (a comprehension, `list(...)`,
     `.tolist()`, lines of a file), not a list written out in the code. Not flagged: loops of a
     few iterations, loops that call a remote service each time (the scan is noise next to the
-    wait), and, inside `%%aiperf`, lists of at most 100 items.
+    wait), and, inside `%%aiperf`, lists of at most 1,000 items (a live list says its size).
 
     ## Why is this bad?
     A list lookup compares `x` with every element until it finds it: n lookups into n elements
