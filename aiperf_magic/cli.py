@@ -35,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="only these code prefixes, comma-separated (e.g. AIP1,AIP301)",
     )
     lint.add_argument("--ignore", action="append", metavar="CODES", help="skip these code prefixes")
+    lint.add_argument(
+        "--preview",
+        action="store_true",
+        help="also run the preview rules (those whose measured precision is below the bar for default rules)",
+    )
     lint.add_argument("--exit-zero", action="store_true", help="exit 0 even when something was found")
     lint.add_argument("--fix", action="store_true", help="apply the safe fixes to the files")
     lint.add_argument("--diff", action="store_true", help="print the fixes as a diff; change nothing")
@@ -80,10 +85,24 @@ def _main(argv: Sequence[str] | None) -> int:
     return EXIT_ERROR
 
 
+def with_preview(select: list[str] | None, preview: bool) -> list[str] | None:
+    """The selection ``--preview`` means: every rule, or every rule under the selected prefixes
+    (exact codes select preview rules; prefixes alone select the default ones)."""
+    if not preview:
+        return select
+    from .rules.registry import ALL, all_rules, split_codes
+
+    prefixes = split_codes(select)
+    if prefixes is None or ALL in prefixes:
+        return [ALL]
+    return [code for code in all_rules() if code.startswith(prefixes)] or list(prefixes)
+
+
 def _lint(args: argparse.Namespace) -> int:
     from .lint.files import ReadError, iter_files, lint_path
     from .lint.formats import RENDERERS
 
+    args.select = with_preview(args.select, args.preview)
     if args.fix or args.diff:
         fixed = _fix(args)
         if fixed is None:

@@ -47,6 +47,12 @@ class Finding:
     fix: Fix | None = None
     fixable: bool = False
     severity: str = "warning"  # "warning" or "info"
+    # What the run measured about the finding (``%%aiperf`` only): its lines' share of the sampled
+    # time ("share", "seconds") and the sizes of the data it touched ("rows", "items", "elements").
+    evidence: dict[str, Any] = field(default_factory=dict)
+    shown: bool = True  # False: kept in the report, not displayed (hidden_reason says why)
+    hidden_reason: str | None = None
+    preview: bool = False  # reported by a preview rule (see ``aiperf rules``)
 
 
 @dataclass

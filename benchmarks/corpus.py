@@ -314,9 +314,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=default_labels if default_labels.exists() else None)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--fix", action="store_true", help="fix copies of the files and check they still parse")
+    parser.add_argument("--findings", type=Path, help="also write every finding (JSON, as `lint` prints it) there")
+    parser.add_argument(
+        "--write-precision",
+        action="store_true",
+        help="write the measured precision of every rule into aiperf_magic/rules/precision.py (decides "
+        "which rules are on by default)",
+    )
     args = parser.parse_args(argv)
     root = (args.root or default_root(args.paths)).resolve()
-    rep = fix_check(args.paths, root) if args.fix else survey(args.paths, root, args.labels)
+    rep = fix_check(args.paths, root) if args.fix else survey(args.paths, root, args.labels, args.findings)
+    if args.write_precision and rep.get("precision"):
+        write_precision(rep, args.labels)
     if args.json:
         print(json.dumps(rep, indent=1))
     else:
@@ -324,9 +333,45 @@ def main(argv: list[str] | None = None) -> int:
     return 1 if rep.get("breakages") else 0
 
 
-def survey(paths: list[str], root: Path, labels_path: Path | None) -> dict[str, Any]:
+PRECISION_FILE = PACKAGE_ROOT / "aiperf_magic" / "rules" / "precision.py"
+
+
+def write_precision(rep: dict[str, Any], labels_path: Path | None) -> None:
+    """Replace the generated block of ``rules/precision.py`` with this run's numbers."""
+    data = json.loads(labels_path.read_text(encoding="utf-8")) if labels_path else {}
+    repos = data.get("repos", [])
+    files = rep["files"]
+    lines = [
+        "# BEGIN GENERATED",
+        f'CORPUS = "{len(repos) or len(rep["repos"])} public repositories of AI/data notebooks and scripts, '
+        f'{files:,} files"',
+        f'CORPUS_DATE = "{data.get("labelled_on", time.strftime("%Y-%m-%d"))}"',
+        "MEASURED: dict[str, Measured] = {",
+    ]
+    table = rep["precision"]["rules"]
+    codes = sorted(set(table) | set(rep["rules"]) | set(CODES))
+    for code in codes:
+        r = table.get(code, {"findings": 0, "TP": 0, "FP": 0, "debatable": 0})
+        lines.append(
+            f'    "{code}": Measured(findings={r["findings"]}, tp={r["TP"]}, fp={r["FP"]}, debatable={r["debatable"]}),'
+        )
+    lines += ["}", "# END GENERATED"]
+    text = PRECISION_FILE.read_text(encoding="utf-8")
+    head, _, rest = text.partition("# BEGIN GENERATED")
+    _, _, tail = rest.partition("# END GENERATED")
+    PRECISION_FILE.write_text(head + "\n".join(lines) + tail, encoding="utf-8")
+    print(f"wrote {os.path.relpath(PRECISION_FILE)}", file=sys.stderr)
+
+
+# Every code a static rule reports: listed in the precision file even without a finding.
+CODES = [f"AIP{n}" for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 304, 401, 402, 501, 502, 503, 504, 505, 506)]
+
+
+def survey(paths: list[str], root: Path, labels_path: Path | None, dump: Path | None = None) -> dict[str, Any]:
     """Lint the corpus: files, parse failures and read errors per repository, findings per rule, precision."""
     findings, errors, seconds = lint(paths)
+    if dump is not None:
+        dump.write_text(json.dumps(findings, indent=1), encoding="utf-8")
     repos: dict[str, dict[str, Any]] = defaultdict(lambda: {"files": 0, "parse_failures": 0, "read_errors": []})
     files = source_files(paths)
     for f in files:

@@ -44,7 +44,7 @@ def project(tmp_path: Path) -> Path:
             ("markdown", "# Training\nDataLoader(ds)"),
             ("code", "!pip list\nimport pandas as pd\nfrom torch.utils.data import DataLoader"),
             ("code", "%%bash\necho DataLoader"),
-            ("code", "%%time\ndl = DataLoader(ds, batch_size=4)\n"),
+            ("code", "%%time\ndl = DataLoader(ds, batch_size=64)\n"),
             ("code", "def broken(:\n"),
             ("code", "df = pd.read_csv('a.csv')\nfor _, r in df.iterrows():\n    total += r['x']"),
         )
@@ -61,13 +61,15 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[
 
 
 def test_json_contract_for_a_notebook(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, items = run_json(capsys, str(project / "nb.ipynb"))
+    code, items = run_json(capsys, "--preview", str(project / "nb.ipynb"))
     assert code == 1
     assert all(set(i) == KEYS for i in items)
     got = [(i["cell"], i["line"], i["code"]) for i in items]
     # cell 3: %%time body, line counted within the cell (magic is line 1); names from cell 1 resolve
     assert got == [(3, 2, "AIP101"), (4, 1, "AIP000"), (5, 2, "AIP301")]
-    assert items[0]["col"] == 6 and items[0]["end_col"] == 34 and items[0]["fixable"] is True
+    assert items[0]["col"] == 6 and items[0]["end_col"] == 35 and items[0]["fixable"] is True
+    _, default = run_json(capsys, str(project / "nb.ipynb"))  # AIP301 is a preview rule
+    assert [(i["cell"], i["code"]) for i in default] == [(3, "AIP101"), (4, "AIP000")]
 
 
 def test_folder_is_recursive_and_skips_checkpoints(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -92,16 +94,16 @@ def test_text_format_and_exit_codes(project: Path, capsys: pytest.CaptureFixture
 
 
 def test_select_ignore_prefixes(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, items = run_json(capsys, "--select", "AIP3", str(project / "nb.ipynb"))
+    _, items = run_json(capsys, "--select", "AIP3", "--preview", str(project / "nb.ipynb"))
     assert [i["code"] for i in items] == ["AIP301"]
-    _, items = run_json(capsys, "--ignore", "AIP1,AIP000", str(project / "nb.ipynb"))
+    _, items = run_json(capsys, "--ignore", "AIP1,AIP000", "--preview", str(project / "nb.ipynb"))
     assert [i["code"] for i in items] == ["AIP301"]
     code, items = run_json(capsys, "--ignore", "AIP", str(project))
     assert (code, items) == (0, [])
 
 
 def test_sarif(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["lint", "--format", "sarif", str(project)]) == 1
+    assert main(["lint", "--format", "sarif", "--preview", str(project)]) == 1
     sarif = json.loads(capsys.readouterr().out)
     assert sarif["version"] == "2.1.0"
     run = sarif["runs"][0]
@@ -203,7 +205,7 @@ def test_diff_with_the_real_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[
     pytest.importorskip("aiperf_magic.lint.fix_files")
     (tmp_path / "amp.py").write_text("from torch.cuda.amp import GradScaler\nscaler = GradScaler()\n")
     (tmp_path / "bad.ipynb").write_text("{bad")
-    assert main(["lint", "--diff", str(tmp_path)]) == 2
+    assert main(["lint", "--diff", "--preview", str(tmp_path)]) == 2
     captured = capsys.readouterr()
     assert "+from torch.amp import GradScaler" in captured.out
     assert "bad.ipynb" in captured.err and "JSON" in captured.err
@@ -212,8 +214,8 @@ def test_diff_with_the_real_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path) -> None:
     for i in range(300):
-        (tmp_path / f"m{i}.py").write_text("import pandas as pd\nfor _, r in df.iterrows():\n    print(r)\n")
-    proc = subprocess.run(f"'{sys.executable}' -m aiperf_magic lint '{tmp_path}' | head -1", shell=True,
+        (tmp_path / f"m{i}.py").write_text("import pandas as pd\nfor _, r in df.iterrows():\n    total += r.x\n")
+    proc = subprocess.run(f"'{sys.executable}' -m aiperf_magic lint --preview '{tmp_path}' | head -1", shell=True,
                           capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.stdout.count("\n") == 1 and "AIP301" in proc.stdout

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..report import Finding
-from ..rules import Context, analyze
+from ..rules import analyze, analyze_notebook
 
 SKIP_DIRS = frozenset(
     {
@@ -88,13 +88,10 @@ def lint_path(path: Path, *, select: Any = None, ignore: Any = None) -> list[Loc
 
 
 def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, ignore: Any = None) -> list[Located]:
-    context = Context()
-    out: list[Located] = []
-    for index, (kind, source) in enumerate(cells):
-        if kind == "code":
-            found = analyze(source, select=select, ignore=ignore, context=context)
-            out.extend(Located(path, index, f) for f in found)
-    return out
+    """Findings of a notebook's code cells, each cell read knowing the whole notebook."""
+    code = [(index, source) for index, (kind, source) in enumerate(cells) if kind == "code"]
+    found = analyze_notebook([source for _, source in code], select=select, ignore=ignore)
+    return [Located(path, index, f) for (index, _), findings in zip(code, found, strict=True) for f in findings]
 
 
 def decode_source(data: bytes) -> str | None:
@@ -107,21 +104,36 @@ def decode_source(data: bytes) -> str | None:
 
 
 def notebook_cells(data: bytes) -> list[tuple[str, str]] | str:
-    """(cell_type, source) of every cell, or the reason the notebook cannot be read."""
+    """(cell_type, source) of every cell, or the reason the notebook cannot be read.
+
+    nbformat 4 keeps the cells in ``cells``; nbformat 3 (notebooks saved by IPython 1 and 2) in
+    ``worksheets[].cells``, with a code cell's text under ``input``. Cell indexes count every cell
+    of every worksheet, in order."""
     try:
         nb = json.loads(data.decode("utf-8-sig"))
     except UnicodeDecodeError:
         return "not UTF-8 text"
     except json.JSONDecodeError as exc:
         return f"invalid notebook JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-    if not isinstance(nb, dict) or not isinstance(nb.get("cells", None), list):
-        return "invalid notebook: no 'cells' list (is it an nbformat 4 notebook?)"
+    if not isinstance(nb, dict):
+        return "invalid notebook: the file is not a JSON object"
+    raw = nb.get("cells")
+    text_key = "source"
+    if raw is None and isinstance(nb.get("worksheets"), list):
+        sheets = nb["worksheets"]
+        if not all(isinstance(w, dict) and isinstance(w.get("cells", []), list) for w in sheets):
+            return "invalid nbformat 3 notebook: a worksheet has no 'cells' list"
+        raw = [cell for sheet in sheets for cell in sheet.get("cells", [])]
+        text_key = "input"
+    if not isinstance(raw, list):
+        return "invalid notebook: no 'cells' list (nbformat 4) nor 'worksheets' (nbformat 3)"
     cells: list[tuple[str, str]] = []
-    for cell in nb["cells"]:
+    for cell in raw:
         if not isinstance(cell, dict):
             return "invalid notebook: a cell is not a JSON object"
-        source = cell.get("source", "")
+        kind = str(cell.get("cell_type", ""))
+        source = cell.get(text_key if kind == "code" else "source", cell.get("source", ""))
         if isinstance(source, list):
             source = "".join(s for s in source if isinstance(s, str))
-        cells.append((str(cell.get("cell_type", "")), source if isinstance(source, str) else ""))
+        cells.append((kind, source if isinstance(source, str) else ""))
     return cells

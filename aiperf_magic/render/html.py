@@ -19,6 +19,7 @@ from .summary import (
     verdict_details,
     visible_frames,
 )
+from .text import hidden_note
 
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"
@@ -64,6 +65,10 @@ def render_html(report: Report) -> str:
         parts.append("<details open><summary>Hot lines</summary><table><tr><th>line</th><th>time</th>"
                      f"<th>share</th><th>code</th><th>callee</th></tr>{rows}</table></details>")
     findings = [f for f in report.findings if f.code != getattr(report.verdict, "code", None)]
+    hidden = [f for f in findings if not f.shown]
+    findings = [f for f in findings if f.shown]
+    if hidden:
+        parts.append(f'<div style="color:#666">({escape(hidden_note(hidden))})</div>')
     if findings:
         items = []
         for f in findings:

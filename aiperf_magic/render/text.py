@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import units as fmt
-from ..report import Report
+from ..report import Finding, Report
 from .summary import (
     cpu_wait_line,
     gpu_line,
@@ -46,8 +46,12 @@ def render_text(report: Report) -> str:
             lines.append(f"  line {report.cell_line(h.line):>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
                          f"{bar:<{BAR_WIDTH}} {h.text[:60]}{callee}")
     findings = [f for f in report.findings if f.code != getattr(report.verdict, "code", None)]
-    if findings:
+    hidden = [f for f in findings if not f.shown]
+    findings = [f for f in findings if f.shown]
+    if findings or hidden:
         lines.append("Findings")
+        if hidden:
+            lines.append(f"  ({hidden_note(hidden)})")
         for f in findings:
             where = f"line {report.cell_line(f.line)}" if f.line else "cell"
             fix = ""
@@ -75,3 +79,12 @@ def render_text(report: Report) -> str:
         lines.append("Notes")
         lines.extend(f"  {note}" for note in report.notes)
     return "\n".join(lines)
+
+
+def hidden_note(hidden: list[Finding]) -> str:
+    """One line for the findings this run showed did not matter (kept in ``report.findings``)."""
+    codes = ", ".join(sorted({f.code for f in hidden}))
+    return (
+        f"{len(hidden)} finding{'s' if len(hidden) > 1 else ''} hidden ({codes}): "
+        "negligible in this run, or preview rules without runtime evidence; see report.findings"
+    )

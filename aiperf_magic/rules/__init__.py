@@ -12,13 +12,14 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..report import Finding
-from .engine import Analysis, Context, analyze_cell
+from .engine import Analysis, Context, analyze_cell, find, prepare_cell
 from .families import PARSE_ERROR
 from .fixing import apply_fixes, attach_fixes, fix, fix_findings, propose
 from .registry import HEADINGS, RULES, Rule, all_rules
 
 __all__ = [
     "HEADINGS", "PARSE_ERROR", "RULES", "Analysis", "Context", "Rule", "all_rules", "analyze", "analyze_cell",
+    "analyze_notebook",
     "apply_fixes", "attach_fixes", "fix", "fix_findings", "propose",
 ]
 
@@ -31,10 +32,13 @@ def analyze(
     namespace: Mapping[str, Any] | None = None,
     context: Context | None = None,
     fixes: bool = True,
+    preview: bool = False,
 ) -> list[Finding]:
     """Static findings for one cell (or file), sorted by position.
 
-    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). ``namespace`` is
+    ``select``/``ignore`` take code prefixes (``"AIP3"``, ``["AIP101", "AIP2"]``). By default only
+    the rules that earned their place by measured precision run; ``select=["ALL"]`` (or
+    ``preview=True``) adds the preview rules, and an exact code selects its rule. ``namespace`` is
     the live namespace of ``%%aiperf`` (objects there tell what a name holds). ``context`` carries
     names imported and defined by earlier cells of a notebook; it is updated with this cell's.
     A cell that starts with ``%%time``/``%%timeit``/``%%aiperf`` is analysed on its body (lines
@@ -42,7 +46,34 @@ def analyze(
     With ``fixes`` (the default) each finding whose rule has a fixer carries its rewrite in
     ``finding.fix`` (or the reason there is none), and ``finding.fixable`` says whether it has one.
     """
-    analysis = analyze_cell(source, select=select, ignore=ignore, namespace=namespace, context=context)
+    analysis = analyze_cell(
+        source, select=select, ignore=ignore, namespace=namespace, context=context, preview=preview
+    )
     if fixes and analysis.findings:
         attach_fixes(analysis)
     return analysis.findings
+
+
+def analyze_notebook(
+    sources: Iterable[str],
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    fixes: bool = True,
+    preview: bool = False,
+) -> list[list[Finding]]:
+    """The findings of each code cell of a notebook, in order.
+
+    Every cell is parsed once, knowing the names earlier cells defined; then every rule runs on
+    each cell knowing the whole notebook (a validation loop in a notebook that trains three cells
+    below, a ``Dataset`` whose loaders, made later, use no workers).
+    """
+    context = Context()
+    options: dict[str, Any] = {"select": select, "ignore": ignore, "preview": preview}
+    analyses = [prepare_cell(source, context=context, **options) for source in sources]
+    notebook = [a.facts for a in analyses if a.facts is not None]
+    for analysis in analyses:
+        find(analysis, notebook=notebook, **options)
+        if fixes and analysis.findings:
+            attach_fixes(analysis)
+    return [a.findings for a in analyses]

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from .precision import CORPUS, CORPUS_DATE, DEFAULT_PRECISION, DEFAULT_SAMPLE, measured
 from .registry import Rule, all_rules, split_codes
 
 
@@ -21,11 +22,15 @@ class RuleTable:
 
     def text(self) -> str:
         width = max((len(r.name) for r in self.rules), default=4)
-        rows = [f"{'code':<7} {'name':<{width}}  fix  message"]
+        rows = [f"{'code':<7} {'name':<{width}}  fix  {'status':<7}  message"]
         for r in self.rules:
             fix = "yes" if r.fixable else ("run" if r.runtime else " - ")
-            rows.append(f"{r.code:<7} {r.name:<{width}}  {fix}  {r.message}")
+            rows.append(f"{r.code:<7} {r.name:<{width}}  {fix}  {r.status:<7}  {r.message}")
         rows.append("fix: yes = a rewrite is proposed; run = found at run time by %%aiperf, not by the linter.")
+        rows.append(
+            "status: preview = run only with --preview / select=['ALL'] (precision on real code not yet "
+            f"{DEFAULT_PRECISION:.0%} over {DEFAULT_SAMPLE} labelled findings)."
+        )
         rows.append("Details: %aiperf explain CODE (aiperf explain CODE on the command line).")
         return "\n".join(rows)
 
@@ -37,12 +42,12 @@ class RuleTable:
         body = "".join(
             f"<tr><td><code>{e(r.code)}</code></td><td>{e(r.name)}</td>"
             f"<td>{'yes' if r.fixable else ('runtime' if r.runtime else '')}</td>"
-            f"<td>{_inline(r.message)}</td></tr>"
+            f"<td>{e(r.status)}</td><td>{_inline(r.message)}</td></tr>"
             for r in self.rules
         )
         return (
             '<table class="aiperf-rules"><thead><tr><th>code</th><th>name</th><th>fix</th>'
-            f"<th>message</th></tr></thead><tbody>{body}</tbody></table>"
+            f"<th>status</th><th>message</th></tr></thead><tbody>{body}</tbody></table>"
             "<p>Details: <code>%aiperf explain CODE</code></p>"
         )
 
@@ -60,7 +65,7 @@ class RuleDoc:
             return self.error
         r = self.rule
         fix = "fix available" if r.fixable else ("found at run time" if r.runtime else "no automatic fix")
-        return f"{r.code} {r.name} ({fix})\n{r.message}\n\n{r.doc}"
+        return f"{r.code} {r.name} ({fix}; {precision_note(r)})\n{r.message}\n\n{r.doc}"
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(self.text())
@@ -69,7 +74,10 @@ class RuleDoc:
         if self.rule is None:
             return f'<pre class="aiperf-error">{html.escape(self.error)}</pre>'
         r = self.rule
-        head = f"<h3><code>{html.escape(r.code)}</code> {html.escape(r.name)}</h3><p>{_inline(r.message)}</p>"
+        head = (
+            f"<h3><code>{html.escape(r.code)}</code> {html.escape(r.name)}</h3><p>{_inline(r.message)}</p>"
+            f"<p><i>{html.escape(precision_note(r))}</i></p>"
+        )
         return f'<div class="aiperf-rule">{head}{markdown_html(r.doc)}</div>'
 
     def __repr__(self) -> str:
@@ -144,14 +152,42 @@ def markdown_html(doc: str) -> str:
     return "".join(out)
 
 
+def precision_note(r: Rule) -> str:
+    """The rule's status and measured precision, in one phrase."""
+    if r.kind != "static":
+        return "found at run time" if r.runtime else "always on"
+    m = measured(r.code)
+    if m is None or m.precision is None:
+        return f"{r.status}; no labelled finding on the corpus yet"
+    return (
+        f"{r.status}; precision {m.precision:.0%} over {m.tp + m.fp} findings labelled true or false"
+        f" ({m.debatable} debatable) on the corpus of {CORPUS_DATE}"
+    )
+
+
 def markdown_catalog() -> str:
     """The catalog section of ``docs/rules.md``: a table, then every rule's documentation."""
-    rows = ["| code | name | fix | message |", "|---|---|---|---|"]
+    rows = [
+        f"Precision measured on {CORPUS}, labelled by hand on {CORPUS_DATE}: TP / (TP + FP) over a sample of "
+        "each rule's findings stratified by rule (debatable ones left aside). A rule is on by default when its "
+        f"precision is at least {DEFAULT_PRECISION:.0%} over at least {DEFAULT_SAMPLE} findings labelled true "
+        "or false; the others are preview rules.",
+        "",
+        "| code | name | fix | status | precision | findings | labelled (TP/FP/debatable) | message |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     for r in all_rules().values():
         fix = "yes" if r.fixable else ("runtime" if r.runtime else "")
-        rows.append(f"| [{r.code}](#{r.code.lower()}) | `{r.name}` | {fix} | {r.message.replace('|', '/')} |")
+        m = measured(r.code) if r.kind == "static" else None
+        prec = "" if m is None else ("n/a" if m.precision is None else f"{m.precision:.0%}")
+        counts = "" if m is None else f"{m.labelled} ({m.tp}/{m.fp}/{m.debatable})"
+        found = "" if m is None else str(m.findings)
+        rows.append(
+            f"| [{r.code}](#{r.code.lower()}) | `{r.name}` | {fix} | {r.status} | {prec} | {found} | {counts} "
+            f"| {r.message.replace('|', '/')} |"
+        )
     parts = ["\n".join(rows)]
     for r in all_rules().values():
         doc = r.doc.replace("\n## ", "\n#### ").removeprefix("## ")
-        parts.append(f"### {r.code}\n\n`{r.name}` — {r.message}\n\n#### {doc}")
+        parts.append(f"### {r.code}\n\n`{r.name}` — {r.message}\n\n*{precision_note(r)}.*\n\n#### {doc}")
     return "\n\n".join(parts) + "\n"

@@ -16,7 +16,8 @@ import libcst as cst
 
 from ..cell.parsed import ParsedCell, ParseFailure, parse, recursion_headroom
 from ..report import Finding
-from .facts import Collector, Facts
+from .collector import Collector
+from .facts import Facts
 from .families import PARSE_ERROR
 from .names import Names
 from .registry import Rule, code_selected, selected
@@ -56,33 +57,73 @@ def analyze_cell(
     ignore: Iterable[str] | str | None = None,
     namespace: Mapping[str, Any] | None = None,
     context: Context | None = None,
+    preview: bool = False,
 ) -> Analysis:
     """The parse, facts and findings of one cell, kept together for the fixers."""
+    analysis = prepare_cell(source, select=select, ignore=ignore, namespace=namespace, context=context, preview=preview)
+    find(analysis, select=select, ignore=ignore, preview=preview)
+    return analysis
+
+
+def prepare_cell(
+    source: str,
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    namespace: Mapping[str, Any] | None = None,
+    context: Context | None = None,
+    preview: bool = False,
+) -> Analysis:
+    """One cell parsed and its facts gathered (``context`` learns its names), no rule run yet;
+    a cell that cannot be read gets its AIP000 finding here."""
     analysis = Analysis(source)
     parsed = parse(source)
     if parsed is None:  # another language (%%bash ...)
         return analysis
     if isinstance(parsed, ParseFailure):
-        if code_selected(PARSE_ERROR, select, ignore):
+        if code_selected(PARSE_ERROR, select, ignore, preview=preview):
             analysis.findings.append(_parse_finding(parsed))
         return analysis
     analysis.cell = parsed
-    rules = [r for r in selected(select, ignore) if r.check is not None]
     with recursion_headroom():
         try:
-            facts = _collect(parsed, namespace, context)
+            analysis.facts = _collect(parsed, namespace, context)
+        except RecursionError:
+            analysis.findings.append(_too_deep())
+            return analysis
+    if context is not None:
+        _remember(context, analysis.facts)
+    return analysis
+
+
+def find(
+    analysis: Analysis,
+    *,
+    select: Iterable[str] | str | None = None,
+    ignore: Iterable[str] | str | None = None,
+    preview: bool = False,
+    notebook: list[Facts] | None = None,
+) -> None:
+    """Run the selected rules on a prepared cell. ``notebook`` holds the facts of every cell of
+    its notebook, later ones too: a rule may ask whether the notebook trains, or how a loader
+    made three cells below uses a dataset defined here."""
+    facts = analysis.facts
+    if facts is None:
+        return
+    facts.notebook = notebook or []
+    rules = [r for r in selected(select, ignore, preview=preview) if r.check is not None]
+    with recursion_headroom():
+        try:
             hits = [(r, hit) for r in rules for hit in r.check(facts)]  # type: ignore[misc]
         except RecursionError:
-            analysis.findings.append(
-                _parse_finding(ParseFailure("not-analysed", "The code nests too deeply to be analysed.", 1, 1))
-            )
-            return analysis
-    analysis.facts = facts
+            analysis.findings.append(_too_deep())
+            return
     if hits:
         _findings(analysis, hits)
-    if context is not None:
-        _remember(context, facts)
-    return analysis
+
+
+def _too_deep() -> Finding:
+    return _parse_finding(ParseFailure("not-analysed", "The code nests too deeply to be analysed.", 1, 1))
 
 
 def _parse_finding(failure: ParseFailure) -> Finding:
@@ -121,7 +162,8 @@ def _findings(analysis: Analysis, hits: list[tuple[Rule, Any]]) -> None:
         if is_suppressed(user_lines, line, end_line, rule.code):
             continue
         finding = Finding(
-            code=rule.code, name=rule.name, message=message, line=line, col=col, end_line=end_line, end_col=end_col
+            code=rule.code, name=rule.name, message=message, line=line, col=col, end_line=end_line, end_col=end_col,
+            preview=rule.preview,
         )
         out.setdefault((rule.code, line, col), (finding, node))
     for finding, node in sorted(out.values(), key=lambda fn: (fn[0].line or 0, fn[0].col or 0, fn[0].code)):

@@ -5,8 +5,11 @@ from __future__ import annotations
 import libcst as cst
 
 from ..cell.tree import walk
-from .elementwise import NUMERIC_FUNCS
+from .elementwise import NUMERIC_FUNCS as _ELEMENTWISE_FUNCS
 from .names import dotted
+
+# Functions whose result is a number (beyond those the fixers can rewrite element-wise).
+NUMERIC_FUNCS = _ELEMENTWISE_FUNCS | {"power", "square", "maximum", "minimum", "float_power", "arctan", "sign"}
 
 _ARITH = (
     cst.Add,
@@ -34,7 +37,7 @@ def is_arithmetic(node: cst.CSTNode) -> bool:
     bookkeeping around other work, not element-wise number crunching: it does not count.
     """
     if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, _ARITH) and not _is_string_format(node)
+        return isinstance(node.operator, _ARITH) and not _is_string_format(node) and not is_sequence_op(node)
     if isinstance(node, cst.UnaryOperation):
         return isinstance(node.operator, cst.Minus) and not isinstance(node.expression, (cst.Integer, cst.Float))
     if isinstance(node, cst.IfExp):
@@ -43,6 +46,45 @@ def is_arithmetic(node: cst.CSTNode) -> bool:
         name = dotted_name(node.func) or ""
         return name.rsplit(".", 1)[-1] in NUMERIC_FUNCS
     return False
+
+
+_SEQUENCES = (
+    cst.List, cst.Tuple, cst.ListComp, cst.SimpleString, cst.FormattedString, cst.ConcatenatedString,
+)
+_SEQUENCE_MAKERS = frozenset({"list", "tuple", "str", "sorted", "split", "join", "strip", "format", "keys", "values"})
+
+
+def is_sequence_op(node: cst.BinaryOperation) -> bool:
+    """``["<bos>"] + tokens``, ``ids + [eos]``, ``[0] * n``, ``"-" * 20``: joining or repeating lists
+    and strings, written with the arithmetic operators."""
+    if not isinstance(node.operator, (cst.Add, cst.Multiply)):
+        return False
+    for side in (node.left, node.right):
+        if isinstance(side, _SEQUENCES):
+            return True
+        if isinstance(side, cst.BinaryOperation) and is_sequence_op(side):
+            return True
+        if isinstance(side, cst.Call):
+            name = (dotted_name(side.func) or "").rsplit(".", 1)[-1]
+            if name in _SEQUENCE_MAKERS:
+                return True
+    return False
+
+
+def is_scalar_arithmetic(node: cst.CSTNode) -> bool:
+    """Arithmetic on numbers only: names, constants, subscripts, attributes and numeric functions
+    (``x[i] * w[i]``, ``math.exp(-x)``); a call to anything else (a model, a loss, a helper that
+    works on whole arrays) makes the element's work more than one number."""
+    if not is_arithmetic(node):
+        return False
+    for sub in walk(node):
+        if isinstance(sub, cst.Call):
+            name = (dotted_name(sub.func) or "").rsplit(".", 1)[-1]
+            if name not in NUMERIC_FUNCS:
+                return False
+        if isinstance(sub, cst.BinaryOperation) and is_sequence_op(sub):
+            return False
+    return True
 
 
 def _is_string_format(node: cst.BinaryOperation) -> bool:

@@ -44,6 +44,7 @@ _CANON_PREFIXES: tuple[tuple[str, str], ...] = (
 )
 
 _BUILTINS = frozenset(dir(builtins))
+_CONVENTIONS = {"torch": "torch", "np": "numpy", "numpy": "numpy", "pd": "pandas", "pandas": "pandas", "nn": "torch.nn"}
 
 
 def canonical(qname: str) -> str:
@@ -151,7 +152,9 @@ class Names:
             return object_qname(ns[name])
         if name in _BUILTINS:
             return f"builtins.{name}"
-        return None
+        # Not imported where we can see it (``from utils import *``, a module imported elsewhere):
+        # these spellings name the same libraries in practically all code.
+        return _CONVENTIONS.get(name)
 
     def qname(self, node: cst.BaseExpression) -> str | None:
         parts = dotted(node)

@@ -52,6 +52,21 @@ class Rule:
     fix_title: str = ""  # names the rewrite for a user ("Replace the row loop with column expressions")
 
     @property
+    def preview(self) -> bool:
+        """A rule that reads code but has not earned a default place by its measured precision
+        (:mod:`.precision`): run only when asked (``--preview``, ``select=["ALL"]``, its exact code)."""
+        from .precision import is_default
+
+        return self.kind == "static" and not is_default(self.code)
+
+    @property
+    def status(self) -> str:
+        """"default", "preview" or, for codes found at run time, "runtime"."""
+        if self.kind != "static":
+            return "runtime" if self.runtime else "default"
+        return "preview" if self.preview else "default"
+
+    @property
     def fixable(self) -> bool:
         """The rule has a fixer (a given finding is fixable only when its rewrite was built)."""
         return self.fixer is not None
@@ -133,19 +148,41 @@ def static_rules() -> dict[str, Rule]:
 
 
 
-def selected(select: Iterable[str] | str | None, ignore: Iterable[str] | str | None) -> list[Rule]:
-    """Rules whose code starts with a ``select`` prefix (all when None) and with no ``ignore`` prefix."""
-    sel, ign = split_codes(select), split_codes(ignore)
-    return [
-        r
-        for code, r in all_rules().items()
-        if (sel is None or code.startswith(sel)) and not (ign and code.startswith(ign))
-    ]
+ALL = "ALL"  # in ``select``: every rule, preview rules included
 
 
-def code_selected(code: str, select: Iterable[str] | str | None, ignore: Iterable[str] | str | None) -> bool:
+def selected(
+    select: Iterable[str] | str | None, ignore: Iterable[str] | str | None, *, preview: bool = False
+) -> list[Rule]:
+    """Rules whose code starts with a ``select`` prefix (the default rules when None) and with no
+    ``ignore`` prefix.
+
+    A preview rule runs when ``preview`` is true, when ``select`` holds ``"ALL"``, or when
+    ``select`` names its exact code; a prefix (``"AIP5"``) or no selection runs the default ones.
+    """
+    return [r for code, r in all_rules().items() if _chosen(r, select, ignore, preview)]
+
+
+def code_selected(
+    code: str, select: Iterable[str] | str | None, ignore: Iterable[str] | str | None, *, preview: bool = False
+) -> bool:
+    found = all_rules().get(code)
+    if found is not None:
+        return _chosen(found, select, ignore, preview)
     sel, ign = split_codes(select), split_codes(ignore)
-    return (sel is None or code.startswith(sel)) and not (ign and code.startswith(ign))
+    chosen = sel is None or ALL in sel or code.startswith(sel)
+    return chosen and not (ign and code.startswith(ign))
+
+
+def _chosen(r: Rule, select: Iterable[str] | str | None, ignore: Iterable[str] | str | None, preview: bool) -> bool:
+    sel, ign = split_codes(select), split_codes(ignore)
+    if ign and r.code.startswith(ign):
+        return False
+    if sel is None:
+        return preview or not r.preview
+    if ALL in sel:
+        return True
+    return r.code.startswith(sel) and (preview or not r.preview or r.code in sel)
 
 
 def split_codes(value: Iterable[str] | str | None) -> tuple[str, ...] | None:

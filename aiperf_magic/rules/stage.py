@@ -1,10 +1,18 @@
-"""The ``%%aiperf`` stage that puts the static findings of the cell into the Report."""
+"""The ``%%aiperf`` stage that puts the static findings of the cell into the Report.
+
+The cell has run, so every rule runs (preview ones too) and each finding carries the evidence of
+this run (:mod:`.evidence`): the share of time its lines took and the sizes of the live data it
+touched. Findings that did not matter here stay in the report with ``shown=False``.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import analyze
+from .engine import analyze_cell
+from .evidence import weigh
+from .fixing import attach_fixes
+from .registry import ALL
 
 if TYPE_CHECKING:
     from ..measure.run import CellRun
@@ -20,4 +28,15 @@ class AnalysisStage:
         """Nothing to do before the cell: analysis reads code, not timing."""
 
     def after(self, run: CellRun, report: Report) -> None:
-        report.findings.extend(analyze(run.source, namespace=run.user_ns))
+        analysis = analyze_cell(run.source, select=[ALL], namespace=run.user_ns)
+        if analysis.findings:
+            attach_fixes(analysis)
+        sampled = bool(getattr(run.options, "hotspots", False))
+        for finding in analysis.findings:
+            if finding.code == "AIP000":
+                continue
+            weigh(
+                finding, analysis.node_of(finding), report.hotspots, run.user_ns,
+                sampled=sampled, wall_s=report.wall_s,
+            )
+        report.findings.extend(analysis.findings)

@@ -14,6 +14,7 @@ import libcst as cst
 
 from .exprs import looks_like_device
 from .names import dotted, type_names
+from .sizes import array_size, is_number, literal_args, range_size
 
 if TYPE_CHECKING:
     from .facts import Facts
@@ -32,7 +33,19 @@ class Symbol:
     gpu: bool = False  # a model or tensor moved to an accelerator (``.cuda()``, ``.to(device)``)
 
 
-LOADERS = frozenset({"torch.utils.data.DataLoader"})
+# Subclasses of torch's DataLoader in graph libraries: the same num_workers argument.
+GRAPH_LOADERS = frozenset(
+    {
+        "torch_geometric.loader.DataLoader",
+        "torch_geometric.data.DataLoader",
+        "torch_geometric.loader.NeighborLoader",
+        "torch_geometric.loader.LinkNeighborLoader",
+        "torch_geometric.loader.DenseDataLoader",
+        "dgl.dataloading.GraphDataLoader",
+        "dgl.dataloading.DataLoader",
+    }
+)
+LOADERS = frozenset({"torch.utils.data.DataLoader", "monai.data.DataLoader"}) | GRAPH_LOADERS
 FRAME_MAKERS = frozenset(
     f"pandas.{n}"
     for n in [
@@ -98,6 +111,17 @@ _FRAME_METHODS = frozenset(
     ]
 )
 _TINY_FRAME_METHODS = frozenset({"head", "tail", "sample"})
+RNG_MAKERS = frozenset({"numpy.random.default_rng", "numpy.random.RandomState", "numpy.random.Generator"})
+# What a NumPy generator draws: arrays (``rng.normal(size=n)``, ``rng.random(n)``).
+_RNG_DRAWS = frozenset(
+    {
+        "random", "normal", "standard_normal", "uniform", "integers", "choice", "permutation", "exponential",
+        "poisson", "binomial", "lognormal", "gamma", "beta", "multivariate_normal", "randn", "rand", "randint",
+        "standard_exponential", "laplace", "logistic", "geometric", "dirichlet", "multinomial",
+    }
+)
+# ``X.from_pretrained`` that loads no network: tokenizers, processors, configurations, schedulers.
+_NOT_MODELS = ("token", "processor", "extractor", "config", "scheduler", "pipeline")
 _LIVE_KINDS: tuple[tuple[str, str], ...] = (
     ("torch.compile", "compiled_model"),
     ("torch.jit._script.RecursiveScriptModule", "compiled_model"),
@@ -108,17 +132,13 @@ _LIVE_KINDS: tuple[tuple[str, str], ...] = (
     ("pandas.DataFrame", "frame"),
     ("pandas.Series", "series"),
     ("numpy.ndarray", "ndarray"),
+    ("numpy.random._generator.Generator", "rng"),
+    ("numpy.random.mtrand.RandomState", "rng"),
     ("torch.Tensor", "tensor"),
     ("concurrent.futures.ThreadPoolExecutor", "thread_pool"),
     ("concurrent.futures.ProcessPoolExecutor", "process_pool"),
     ("requests.sessions.Session", "http_session"),
 )
-
-
-def is_number(node: cst.BaseExpression) -> bool:
-    if isinstance(node, (cst.Integer, cst.Float)):
-        return True
-    return isinstance(node, cst.UnaryOperation) and isinstance(node.expression, (cst.Integer, cst.Float))
 
 
 def is_model_class(bases: tuple[str, ...] | list[str]) -> bool:
@@ -139,12 +159,28 @@ def infer_symbol(expr: cst.BaseExpression, facts: Facts) -> Symbol | None:
         return Symbol("list", expr, numeric=is_arithmetic(expr.elt))
     if isinstance(expr, (cst.Set, cst.SetComp)):
         return Symbol("set", expr)
+    if isinstance(expr, cst.Integer):
+        try:
+            return Symbol("int", expr, size=int(expr.evaluated_value))  # sizes and counts: ``d = 20``
+        except ValueError:
+            return None
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        left, right = infer_symbol(expr.left, facts), infer_symbol(expr.right, facts)
+        if left is not None and right is not None and left.kind == right.kind == "int":
+            a, b = left.size or 0, right.size or 0
+            op = expr.operator
+            value = a + b if isinstance(op, cst.Add) else a - b if isinstance(op, cst.Subtract) else a * b
+            return Symbol("int", expr, size=value)  # input_dim = num_words + 2
+    if isinstance(expr, cst.Lambda):
+        return Symbol("lambda", expr)  # ``f = lambda r: ...``: applied by name later, maybe cells later
     if isinstance(expr, (cst.Dict, cst.DictComp)):
         return Symbol("dict", expr)
     if isinstance(expr, cst.Subscript):
         base = facts.symbol(expr.value) if isinstance(expr.value, cst.Name) else None
         if base is not None and base.kind == "frame":
-            return replace(base, node=expr)
+            key = expr.slice[0].slice if len(expr.slice) == 1 else None
+            one_column = isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString)
+            return replace(base, node=expr, kind="series" if one_column else "frame")
         return None
     if isinstance(expr, cst.Call):
         return _infer_call(expr, facts)
@@ -168,19 +204,17 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
     method = func.attr.value
     base = infer_symbol(func.value, facts)
     if base is not None and base.kind == "model" and method in _MODEL_METHODS:
-        low = method in ("half", "bfloat16") or any(
-            isinstance(a.value, cst.Attribute) and a.value.attr.value in ("float16", "bfloat16", "half")
-            for a in call.args
-        )
-        gpu = method == "cuda" or (method == "to" and bool(call.args) and looks_like_device(call.args[0].value))
-        return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
+        return model_method(base, method, call)
+    if base is not None and base.kind == "rng" and method in _RNG_DRAWS:
+        return Symbol("ndarray", call, numeric=True, size=array_size("numpy.random." + method, call))
     if base is not None and base.kind == "frame":
         if method in _FRAME_METHODS:
             return replace(base, node=call)
         if method in _TINY_FRAME_METHODS:
             return replace(base, node=call, tiny=True)
     if method == "tolist":
-        return Symbol("list", call, numeric=base is not None and base.kind in ("ndarray", "tensor"))
+        from_array = base is not None and base.kind in ("ndarray", "tensor")
+        return Symbol("list", call, numeric=from_array, size=base.size if base is not None else None)
     if method in ("readlines", "split", "splitlines"):
         return Symbol("list", call)
     if method in ("glob", "rglob", "iterdir"):
@@ -188,15 +222,48 @@ def _infer_call(call: cst.Call, facts: Facts) -> Symbol | None:
     if method in ("to", "cuda") and base is not None and base.kind == "tensor":
         return base
     if method.endswith("from_pretrained"):
-        return Symbol("model", call)
+        return _pretrained(call, facts)
     return None
+
+
+def model_method(base: Symbol, method: str, call: cst.Call) -> Symbol:
+    """The model after ``model.<method>(...)``: moved to a GPU, cast to half or bfloat16."""
+    low = method in ("half", "bfloat16") or any(_low_dtype(a.value) for a in call.args)
+    device = next((a.value for a in call.args if a.keyword is None or a.keyword.value == "device"), None)
+    gpu = method == "cuda" or (method == "to" and device is not None and looks_like_device(device))
+    return replace(base, low_precision=base.low_precision or low, gpu=base.gpu or gpu)
+
+
+def _low_dtype(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Attribute) and node.attr.value in ("float16", "bfloat16", "half")
+
+
+def _pretrained(call: cst.Call, facts: Facts) -> Symbol | None:
+    """``X.from_pretrained(...)``: a model, unless X is a tokenizer, processor or configuration."""
+    owner = (dotted_name_of(call.func) or "").rsplit(".", 1)[0].lower()
+    if any(word in owner for word in _NOT_MODELS):
+        return None
+    low = any(
+        a.keyword is not None
+        and (
+            (a.keyword.value in ("torch_dtype", "dtype") and _low_dtype(a.value))
+            or a.keyword.value in ("load_in_8bit", "load_in_4bit", "quantization_config")
+        )
+        for a in call.args
+    )
+    return Symbol("model", call, low_precision=low)
+
+
+def dotted_name_of(node: cst.BaseExpression) -> str | None:
+    parts = dotted(node)
+    return ".".join(parts) if parts else None
 
 
 def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     if qname in LOADERS:
         return Symbol("loader", call)
     if qname in FRAME_MAKERS:
-        return Symbol("frame", call, tiny=qname == "pandas.DataFrame" and _literal_args(call))
+        return Symbol("frame", call, tiny=qname == "pandas.DataFrame" and literal_args(call))
     if qname == "pandas.Series":
         return Symbol("series", call)
     if qname in COMPILERS:
@@ -213,16 +280,22 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
         return Symbol("optimizer", call)
     if qname.startswith(("torch.nn.", "torchvision.models.")) and "functional" not in qname:
         last = qname.rsplit(".", 1)[-1]
+        if last.endswith("Loss"):
+            return Symbol("loss", call)  # a criterion computes on outputs; it holds no weights to speak of
         if qname.startswith("torchvision.") or (last[:1].isupper() and last != "Parameter"):
             return Symbol("model", call)
+    if qname.endswith(".from_pretrained"):
+        return _pretrained(call, facts)
     if qname in TORCH_FACTORIES:
         return Symbol("tensor", call)
+    if qname in RNG_MAKERS:
+        return Symbol("rng", call)
     if qname.startswith("numpy.") and qname not in ("numpy.sum", "numpy.mean", "numpy.dtype"):
-        return Symbol("ndarray", call, numeric=True)
+        return Symbol("ndarray", call, numeric=True, size=array_size(qname, call))
     if qname == "builtins.open":
         return Symbol("file", call)
     if qname == "builtins.range":
-        return Symbol("range", call, numeric=True)
+        return Symbol("range", call, numeric=True, size=range_size(call))
     if qname in ("builtins.set", "builtins.frozenset"):
         return Symbol("set", call)
     if qname in (
@@ -235,13 +308,8 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
     if qname in ("builtins.list", "builtins.sorted"):
         inner = infer_symbol(call.args[0].value, facts) if call.args else None
         numeric = inner is not None and (inner.numeric or inner.kind in ("ndarray", "tensor", "range"))
-        return Symbol("list", call, numeric=numeric)
+        return Symbol("list", call, numeric=numeric, size=inner.size if inner is not None else None)
     return None
-
-
-def _literal_args(call: cst.Call) -> bool:
-    """``pd.DataFrame({"a": [1, 2]})``: a frame spelled out in the cell, small by construction."""
-    return all(isinstance(a.value, (cst.Dict, cst.List, cst.Tuple)) for a in call.args) and bool(call.args)
 
 
 def live_symbol(obj: Any) -> Symbol | None:

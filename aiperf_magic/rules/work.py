@@ -7,6 +7,7 @@ cell use CUDA, compile its model, use autocast?), and remembered across notebook
 from __future__ import annotations
 
 import inspect
+import re
 import textwrap
 import types
 from functools import lru_cache
@@ -74,8 +75,46 @@ def is_network_call(facts: Facts, call: Call) -> bool:
     return call.method in _SESSION_METHODS and facts.kind(call.receiver) == "http_session"
 
 
+# Client libraries of remote services: their calls wait on the network like requests.get does.
+_REMOTE_PACKAGES = (
+    "openai.", "anthropic.", "cohere.", "pinecone.", "boto3.", "botocore.", "google.cloud.", "sagemaker.",
+    "voyageai.", "elasticsearch.", "weaviate.", "qdrant_client.", "chromadb.", "pymongo.", "redis.", "replicate.",
+    "huggingface_hub.", "mistralai.", "groq.", "together.", "langchain", "llama_index.",
+)
+_REMOTE_METHODS = frozenset(
+    {"create", "embed", "upsert", "invoke", "complete", "completion", "urlretrieve", "download", "upload", "predict"}
+)
+_REMOTE_OWNERS = ("client", "api", "predictor", "endpoint", "index", "collection", "bucket", "s3", "llm", "chain")
+
+
+def is_remote_call(facts: Facts, call: Call) -> bool:
+    """A call that waits for a remote service: HTTP libraries, or the client of an API
+    (``client.messages.create(...)``, ``predictor.predict(...)``, ``index.upsert(...)``)."""
+    if is_network_call(facts, call):
+        return True
+    if call.qname and call.qname.startswith(_REMOTE_PACKAGES):
+        return True
+    if call.method is None:
+        return False
+    root = call.receiver
+    while isinstance(root, (cst.Attribute, cst.Call, cst.Subscript)):
+        root = root.func if isinstance(root, cst.Call) else root.value
+    owner = root.value.lower() if isinstance(root, cst.Name) else ""
+    if owner == "self" and isinstance(call.receiver, cst.Attribute):
+        owner = _first_attr(call.receiver).lower()
+    if owner.endswith("client"):
+        return True  # an API client: its methods are requests (``client.search``, ``client.messages.create``)
+    return call.method in _REMOTE_METHODS and any(part in _REMOTE_OWNERS for part in re.split(r"[_\d]+", owner))
+
+
+def _first_attr(node: cst.Attribute) -> str:
+    while isinstance(node.value, cst.Attribute):
+        node = node.value
+    return node.attr.value
+
+
 def is_io_call(facts: Facts, call: Call) -> bool:
-    if call.qname in NETWORK_CALLS or call.qname == "builtins.open" or is_network_call(facts, call):
+    if call.qname in NETWORK_CALLS or call.qname == "builtins.open" or is_remote_call(facts, call):
         return True
     return (
         bool(call.qname and call.qname.startswith(("requests.", "httpx.", "aiohttp.", "socket.", "boto3.", "urllib.")))
@@ -114,12 +153,34 @@ def work_of_name(facts: Facts, node: cst.BaseExpression | None) -> str:
     func = definition(facts, node.value)
     if func is None:
         return "other"
-    from .facts import Collector  # a function from the namespace: gather its facts on their own
+    from .collector import Collector  # a function from the namespace: gather its facts on their own
 
     sub = Collector(cst.Module(body=[func]), facts.names, dict(facts.symbols))
     sub.facts.earlier_functions = facts.earlier_functions
     sub.walk(sub.facts.module)
     return function_work(sub.facts, sub.facts.functions[func.name.value])
+
+
+def calls_network(facts: Facts, node: cst.BaseExpression | None, depth: int = 0) -> bool:
+    """The function called ``node`` (of the cell, an earlier cell, or live) waits on the network,
+    itself or through another function of the notebook."""
+    if not isinstance(node, cst.Name) or depth > 2:
+        return False
+    func = definition(facts, node.value)
+    if func is None or func.asynchronous is not None:
+        return False  # calling an ``async def`` only makes a coroutine: nothing waits here
+    from .collector import Collector
+
+    sub = Collector(cst.Module(body=[func]), facts.names, dict(facts.symbols))
+    sub.facts.earlier_defs = facts.earlier_defs
+    sub.walk(sub.facts.module)
+    for call in sub.facts.calls:
+        if is_remote_call(sub.facts, call):
+            return True
+        inner = call.node.func
+        if isinstance(inner, cst.Name) and inner.value != node.value and calls_network(facts, inner, depth + 1):
+            return True
+    return False
 
 
 def definition(facts: Facts, name: str) -> cst.FunctionDef | None:

@@ -38,7 +38,13 @@ def test_explain_line_magic(ip: Any) -> None:
 
 def test_cell_magic_puts_findings_in_the_report(ip: Any) -> None:
     ip.run_cell("import torch.utils.data as tud\nfrom aiperf_magic.report import Report")
-    ip.run_cell("%%aiperf --var rep --text --no-gpu\nloader = tud.DataLoader(list(range(8)), batch_size=4)\n")
+    ip.run_cell(
+        "class Photos(tud.Dataset):\n"
+        "    def __len__(self):\n        return 8\n"
+        "    def __getitem__(self, i):\n        return open(f'{i}.png', 'rb').read()\n"
+        "photos = Photos()\n"
+    )
+    ip.run_cell("%%aiperf --var rep --text --no-gpu\nloader = tud.DataLoader(photos, batch_size=16)\n")
     report = ip.user_ns["rep"]
     codes = [(f.code, f.line) for f in report.findings]
     assert ("AIP101", 1) in codes  # line 1 of the body; `tud` resolved through the live namespace

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import textwrap
+from typing import Any
 
 from aiperf_magic.report import Finding
-from aiperf_magic.rules import Context, analyze
+from aiperf_magic.rules import Context
+from aiperf_magic.rules import analyze as analyze_default
+
+
+def analyze(source: str, **kw: Any) -> list[Finding]:
+    """Every rule, preview ones too: these tests are about the engine, not about which rules
+    earned a default place (tests/analysis/test_preview.py is)."""
+    kw.setdefault("select", ["ALL"])
+    return analyze_default(source, **kw)
 
 
 def codes(source: str, **kw: object) -> list[str]:
@@ -53,8 +62,8 @@ def test_scopes_functions_methods_comprehensions() -> None:
                 for v in values:
                     out = np.append(out, v)
                 return out
-        def squares(n):
-            return [i * i for i in range(n)]
+        def squares():
+            return [i * i for i in range(100_000)]
     """
     assert codes(source) == ["AIP203", "AIP201"]
 
@@ -71,8 +80,8 @@ def test_noqa_bare_code_and_prefix() -> None:
 def test_select_and_ignore_prefixes() -> None:
     source = "from torch.utils.data import DataLoader\na = DataLoader(ds)\nxs = [x * 2 for x in range(5000)]\n"
     assert codes(source) == ["AIP101", "AIP201"]
-    assert codes(source, select=["AIP2"]) == ["AIP201"]
-    assert codes(source, select="AIP1, AIP2", ignore="AIP201") == ["AIP101"]
+    assert codes(source, select=["AIP2"], preview=True) == ["AIP201"]
+    assert codes(source, select="AIP1, AIP2", ignore="AIP201", preview=True) == ["AIP101"]
     assert codes(source, ignore=["AIP"]) == []
 
 
@@ -94,21 +103,34 @@ def test_threads_target_defined_in_an_earlier_cell() -> None:
 
 def test_live_namespace_resolves_objects() -> None:
     import torch
-    from torch.utils.data import DataLoader
+    from torch.utils.data import DataLoader, Dataset
+
+    class Files(Dataset):  # each sample is a file read: the loader's copies are large
+        def __init__(self, paths):
+            self.paths = paths
+
+        def __len__(self):
+            return len(self.paths)
+
+        def __getitem__(self, i):
+            return open(self.paths[i], "rb").read()
 
     ns = {"Loader": DataLoader, "T": torch}
     assert codes("dl = Loader(ds)\n", namespace=ns) == ["AIP101"]
     assert codes("dl = T.utils.data.DataLoader(ds)\n", namespace=ns) == ["AIP101"]
-    ns = {"batches": DataLoader(list(range(4)), batch_size=2), "device": "cuda"}
+    ns = {"batches": DataLoader(Files(["a.png", "b.png"]), batch_size=2), "device": "cuda"}
     assert codes("for b in batches:\n    b = b.to(device)\n", namespace=ns) == ["AIP102"]
-    ns["batches"] = DataLoader(list(range(4)), batch_size=2, pin_memory=True)
+    ns["batches"] = DataLoader(Files(["a.png", "b.png"]), batch_size=2, pin_memory=True)
     assert codes("for b in batches:\n    b = b.to(device, non_blocking=True)\n", namespace=ns) == []
+    ns["batches"] = DataLoader(list(range(4)), batch_size=2)  # in memory: a small copy, not judged
+    assert codes("for b in batches:\n    b = b.to(device)\n", namespace=ns) == []
+    evaluation = "net.eval()\nfor x in xs:\n    y = net(x)\n"
     ns = {"net": torch.nn.Linear(2, 2)}
-    assert codes("for x in xs:\n    y = net(x)\n", namespace=ns) == ["AIP502", "AIP506"]
+    assert codes(evaluation, namespace=ns) == ["AIP502", "AIP506"]
     ns = {"net": torch.compile(torch.nn.Linear(2, 2))}
-    assert codes("for x in xs:\n    y = net(x)\n", namespace=ns) == ["AIP502"]
+    assert codes(evaluation, namespace=ns) == ["AIP502"]
     ns = {"net": torch.jit.trace(torch.nn.Linear(2, 2), torch.randn(1, 2))}  # a traced model is compiled
-    assert codes("for x in xs:\n    y = net(x)\n", namespace=ns) == ["AIP502"]
+    assert codes(evaluation, namespace=ns) == ["AIP502"]
 
 
 def test_live_namespace_numeric_list_and_frame() -> None:

@@ -142,12 +142,13 @@ def test_hooks_registered_once_and_removed_by_off_and_unload(ip):
 
 def test_trap_cell_gets_a_note_with_its_codes_although_fast(auto):
     ip = auto
-    result, out = run(ip, "xs = list(range(1000))\ntotal = 0\nfor x in xs:\n    total += x * x")
+    # a default rule's trap (auto mode runs the rules that earned a default place)
+    result, out = run(ip, "import numpy as np\narr = np.array([])\nfor x in range(1000):\n    arr = np.append(arr, x)")
     assert result.success
     record = records(ip)[-1]
-    assert "AIP201" in record.finding_codes
-    assert "AIP201" in out.stdout and HINT in out.stdout
-    assert report(ip).table.codes[0][0] == "AIP201"
+    assert "AIP203" in record.finding_codes
+    assert "AIP203" in out.stdout and HINT in out.stdout
+    assert report(ip).table.codes[0][0] == "AIP203"
 
 
 def test_findings_from_an_injected_scan_reach_note_record_and_report(ip):

@@ -16,11 +16,11 @@ FIXED = "    for line in fh:"
 def test_py_file_diff_and_write(tmp_path: Path) -> None:
     path = tmp_path / "m.py"
     path.write_text(SRC)
-    r = fix_file(path)
+    r = fix_file(path, select=["ALL"])
     assert r.changed and "+" + FIXED in r.diff and path.read_text() == SRC
-    r = fix_file(path, write=True)
+    r = fix_file(path, write=True, select=["ALL"])
     assert FIXED in path.read_text()
-    assert not fix_file(path).changed
+    assert not fix_file(path, select=["ALL"]).changed
 
 
 def notebook(cells: list[dict]) -> str:
@@ -49,7 +49,7 @@ def test_notebook_only_changed_cells_are_rewritten(tmp_path: Path) -> None:
     path = tmp_path / "n.ipynb"
     raw = notebook(cells)
     path.write_text(raw, encoding="utf-8")
-    r = fix_file(path, write=True)
+    r = fix_file(path, write=True, select=["ALL"])
     assert r.changed and r.cells == [2]
     assert f"{path}:cell 2 (before)" in r.diff and "+" + FIXED in r.diff
     new = path.read_text(encoding="utf-8")

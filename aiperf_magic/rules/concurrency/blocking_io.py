@@ -9,42 +9,10 @@ import libcst as cst
 from ...cell.parsed import ParsedCell
 from ...cell.tree import append_parts, assigned_names, expect, names_in
 from ...fixes.edits import Edits
-from ..facts import Call, Facts
+from ..facts import Call, Facts, Loop
+from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
-from ..symbols import PATH_LISTERS
-from ..work import is_network_call
-
-_FILE_READERS = frozenset(
-    {
-        "builtins.open",
-        "PIL.Image.open",
-        "cv2.imread",
-        "numpy.load",
-        "pandas.read_csv",
-        "pandas.read_parquet",
-        "json.load",
-        "torchvision.io.read_image",
-    }
-)
-
-
-def _over_paths(facts: Facts, it: cst.BaseExpression | None) -> bool:
-    """The loop walks file paths: ``glob.glob(..)``, ``os.listdir(..)``, ``Path.rglob(..)``."""
-    while (
-        isinstance(it, cst.Call)
-        and it.args
-        and facts.names.qname(it.func) in ("builtins.enumerate", "builtins.sorted", "tqdm.tqdm", "tqdm.auto.tqdm")
-    ):
-        it = it.args[0].value
-    if isinstance(it, cst.Call):
-        if facts.names.qname(it.func) in PATH_LISTERS:
-            return True
-        return isinstance(it.func, cst.Attribute) and it.func.attr.value in ("glob", "rglob", "iterdir")
-    return facts.kind(it) == "paths" if isinstance(it, cst.Name) else False
-
-
-def _is_file_read(call: Call) -> bool:
-    return call.qname in _FILE_READERS or call.method in ("read_text", "read_bytes")
+from ..work import calls_network, is_network_call
 
 
 @rule(
@@ -56,8 +24,10 @@ def sequential_blocking_io(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
     Flags a loop that makes a blocking network call per iteration (`requests.get`,
-    `urllib.request.urlopen`, `httpx.get`, a `requests.Session` method), or that reads one file
-    per iteration while walking `glob`/`os.listdir`/`Path.rglob` results.
+    `urllib.request.urlopen`, `urlretrieve`, `httpx.get`, a `requests.Session` method), itself or
+    through a function of the notebook it calls. Not flagged: loops of a few iterations, loops
+    that sleep on purpose (polling, load tests), and loops over local files (reading a local file
+    rarely waits: parsing it is the work, and threads would not help it).
 
     ## Why is this bad?
     Each iteration waits for the network (or disk) before starting the next request; the CPU is
@@ -90,11 +60,29 @@ def sequential_blocking_io(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 3.3 ("asyncio and data loading: when it really speeds things up").
     """
     for loop in facts.loops:
-        paths = _over_paths(facts, loop.iter)
+        if few_iterations(facts, loop) or _paced(loop):
+            continue
         for call in loop.calls:
-            if call.loop is loop and (is_network_call(facts, call) or (paths and _is_file_read(call))):
+            if call.loop is not loop:
+                continue
+            if is_network_call(facts, call) or _downloads(call) or _helper_waits(facts, call, loop):
                 yield loop.node
                 break
+
+
+def _downloads(call: Call) -> bool:
+    return call.qname in ("urllib.request.urlretrieve", "wget.download")
+
+
+def _helper_waits(facts: Facts, call: Call, loop: Loop) -> bool:
+    """``get_page(url)`` per item, where the notebook's ``get_page`` makes the request."""
+    func = call.node.func
+    return isinstance(func, cst.Name) and func.value not in loop.targets and calls_network(facts, func)
+
+
+def _paced(loop: Loop) -> bool:
+    """The loop sleeps on purpose (polling, load generation, rate limits): it is meant to wait."""
+    return any(c.qname == "time.sleep" for c in loop.calls)
 
 
 @fixer_for("AIP402", "Run the blocking calls concurrently in threads")

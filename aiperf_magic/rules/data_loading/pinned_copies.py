@@ -12,8 +12,9 @@ from ...fixes.edits import Edits
 from ..exprs import is_true, names_used
 from ..facts import Facts, Loop, unwrap_iterable
 from ..registry import Hit, fixer_for, rule
-from ..symbols import LOADERS, Symbol
+from ..symbols import GRAPH_LOADERS, LOADERS, Symbol
 from ..work import is_move
+from .datasets import IN_MEMORY, dataset_cost, live_cost
 
 
 def loader_of(facts: Facts, loop: Loop) -> Symbol | None:
@@ -57,7 +58,11 @@ def unpinned_batch_transfer(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
     Flags a batch moved to a GPU (`.to(device)`, `.cuda()`) inside a loop over a `DataLoader`
-    that was built without `pin_memory=True`, or a move without `non_blocking=True`.
+    that was built without `pin_memory=True`, or a move without `non_blocking=True`: once per
+    loop, at the first tensor moved (the inputs; the labels that follow are a small share).
+    Loaders over tensors already in memory (small samples: MNIST-sized arrays, token ids), graph
+    loaders (a batch of small graphs is a few kilobytes) and loaders given `**options` (which
+    may pin already) are not flagged.
 
     ## Why is this bad?
     A copy from ordinary (pageable) host memory is staged through a pinned buffer by the driver
@@ -90,7 +95,7 @@ def unpinned_batch_transfer(facts: Facts) -> Iterator[Hit]:
     """
     for loop in facts.loops:
         loader = loader_of(facts, loop)
-        if loader is None:
+        if loader is None or _unknowable(facts, loader):
             continue
         pinned = _pinned(loader)
         batch = _batch_names(facts, loop)
@@ -116,6 +121,25 @@ def unpinned_batch_transfer(facts: Facts) -> Iterator[Hit]:
                         "the pinned copy still blocks the Python thread"
                     ),
                 )
+            else:
+                continue
+            break  # one finding per loop: the first tensor moved carries the batch (labels follow it)
+
+
+def _unknowable(facts: Facts, loader: Symbol) -> bool:
+    """Loaders this rule cannot judge: options passed through ``**kwargs`` (``pin_memory`` may be
+    there), or samples already held as tensors in memory (small batches: MNIST-sized arrays, token
+    ids), where the copy is a tiny share of a step."""
+    if loader.obj is not None:  # the live loader of %%aiperf: its dataset says
+        return live_cost(getattr(loader.obj, "dataset", None)) == IN_MEMORY
+    call = loader.node
+    if not isinstance(call, cst.Call):
+        return False
+    if any(a.star == "**" for a in call.args) or facts.names.qname(call.func) in GRAPH_LOADERS:
+        return True  # graph mini-batches: node features of a few small graphs, a few kilobytes
+    dataset = next((a for a in call.args if a.keyword is not None and a.keyword.value == "dataset"), None)
+    dataset = dataset or next((a for a in call.args if a.keyword is None and not a.star), None)
+    return dataset is not None and dataset_cost(facts, dataset.value) == IN_MEMORY
 
 
 MOVES = ("to", "cuda")

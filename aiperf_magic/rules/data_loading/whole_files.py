@@ -7,25 +7,79 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import ParsedCell
-from ...cell.tree import call_name, expect, expr
+from ...cell.tree import call_name, expect, expr, walk_all
 from ...fixes.edits import Edits
-from ..facts import Call, Facts
+from ..exprs import is_arithmetic, names_used
+from ..facts import Call, Facts, Loop, unwrap_iterable
 from ..registry import Hit, fixer_for, rule
 
 
-def _iterated(facts: Facts, call: Call) -> bool:
-    """The call's result is looped over, directly or through a variable."""
+def _streamed_loop(facts: Facts, call: Call) -> Loop | None:
+    """The one loop that consumes the lines, when nothing else needs them as a list.
+
+    ``for line in fh.readlines()`` or ``for line in fh.readlines()[1:]`` (the slice copies the
+    list once more), or a name bound to the lines and then only iterated. A list that is also
+    indexed, measured, sliced, returned or iterated twice is needed as a list (not flagged)."""
     names: set[str] = set()
     for assign in facts.assigns:
         if assign.value is call.node:
             names |= {t.value for t in assign.targets if isinstance(t, cst.Name)}
+    if len(names) > 1:
+        return None
+    found: list[Loop] = []
     for loop in facts.loops:
-        it = loop.iter
-        if isinstance(it, cst.Call) and it.args and facts.names.qname(it.func) == "builtins.enumerate":
-            it = it.args[0].value
+        it = unwrap_iterable(facts, loop.iter)
+        if isinstance(it, cst.Subscript) and _is_slice(it):
+            it = it.value  # readlines()[1:]: the header skipped, the rest still read whole
         if it is call.node or (isinstance(it, cst.Name) and it.value in names):
+            found.append(loop)
+    if len(found) != 1:
+        return None
+    if names:
+        (name,) = names
+        uses = sum(1 for n in walk_all(facts.module) if isinstance(n, cst.Name) and n.value == name)
+        if uses != 2:  # bound once, iterated once: any other use needs the list
+            return None
+    return found[0]
+
+
+def _is_slice(node: cst.Subscript) -> bool:
+    return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
+
+
+def _keeps_lines(loop: Loop) -> bool:
+    """The loop keeps something of every line (appends it, stores it, joins it), so the data is
+    held whole anyway: streaming the file would save little next to what is kept."""
+    node = loop.node
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.DictComp)):
+        return True
+    for call in loop.calls:
+        if call.method in _KEEPERS and names_used(call.node) & loop.targets:
             return True
+    for assign in loop.assigns:
+        value = assign.value
+        if value is None or not names_used(value) & loop.targets:
+            continue
+        if isinstance(assign.node, cst.AugAssign):
+            if _line_text(value, loop.targets):
+                return True  # text += line
+        elif any(isinstance(t, cst.Subscript) for t in assign.targets) and not is_arithmetic(value):
+            return True  # d[key] = line
     return False
+
+
+def _line_text(value: cst.BaseExpression, targets: frozenset[str]) -> bool:
+    """``line``, ``line.strip()``, ``"x" + line``: the line's own text, not a number made from it."""
+    if isinstance(value, cst.Name):
+        return value.value in targets
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):
+        return _line_text(value.func.value, targets)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        return _line_text(value.left, targets) or _line_text(value.right, targets)
+    return isinstance(value, cst.FormattedString)
+
+
+_KEEPERS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft"})
 
 
 def _reads_whole_file(facts: Facts, call: Call) -> bool:
@@ -50,8 +104,11 @@ def _reads_whole_file(facts: Facts, call: Call) -> bool:
 def whole_file_read(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags `.readlines()`, `.read().split(...)` and `list(open(...))` whose result is then
-    looped over.
+    Flags `.readlines()` (also `.readlines()[1:]`), `.read().split(...)` and `list(open(...))`
+    whose result is looped over once and not needed as a list, by a loop that reduces the lines
+    (counts, sums, filters, writes) rather than keeping something of each one. Lists that are
+    also indexed, measured or iterated twice, and loops that append or store every line, are not
+    flagged: the data is held whole anyway.
 
     ## Why is this bad?
     The whole file is held in memory twice (the text, then a list of line strings) before the
@@ -82,7 +139,10 @@ def whole_file_read(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 2.5 ("generators reduce memory and raise pipeline throughput").
     """
     for call in facts.calls:
-        if _reads_whole_file(facts, call) and _iterated(facts, call):
+        if not _reads_whole_file(facts, call):
+            continue
+        loop = _streamed_loop(facts, call)
+        if loop is not None and not _keeps_lines(loop):
             yield call.node
 
 

@@ -7,12 +7,42 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import ParsedCell
-from ...cell.tree import expect
+from ...cell.tree import expect, walk_all
 from ...fixes.edits import Edits
 from ..exprs import int_value
-from ..facts import Facts
+from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS
+from .datasets import IN_MEMORY, dataset_cost, literal_int
+
+SMALL_BATCH = 4  # a couple of samples per step: a demo, or a model so large that loading is noise
+
+
+def _one_batch(facts: Facts, call: Call) -> bool:
+    """The loader is only ever asked for one batch (``next(iter(loader))``): a peek, not a pass."""
+    names = {
+        t.value for a in facts.assigns if a.value is call.node for t in a.targets if isinstance(t, cst.Name)
+    }
+    if len(names) != 1 or facts.cell is None:
+        return False
+    (name,) = names
+    uses = [n for n in walk_all(call.scope.node) if isinstance(n, cst.Name) and n.value == name]
+    peeks = 0
+    for use in uses:
+        arg = facts.cell.parent(use)
+        inner = facts.cell.parent(arg) if arg is not None else None  # iter(loader)
+        if _called_with(facts, use, "iter") and _called_with(facts, inner, "next"):
+            peeks += 1
+    return peeks >= 1 and peeks == len(uses) - 1
+
+
+def _called_with(facts: Facts, node: cst.CSTNode | None, func: str) -> bool:
+    """``node`` is the argument of a call to the builtin ``func`` (``iter(node)``)."""
+    if node is None or facts.cell is None:
+        return False
+    arg = facts.cell.parent(node)
+    call = facts.cell.parent(arg) if arg is not None else None
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == func
 
 
 @rule(
@@ -23,7 +53,13 @@ from ..symbols import LOADERS
 def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags a `torch.utils.data.DataLoader` created without `num_workers`, or with `num_workers=0`.
+    Flags a `torch.utils.data.DataLoader` (or a subclass from a graph library) created without
+    `num_workers`, or with `num_workers=0`, over a dataset whose samples cost work to produce.
+    Loaders over tensors already in memory (`TensorDataset`, a tensor, a list, a Hugging Face
+    dataset mapped ahead of time) are not flagged: a sample is one indexing, and workers would
+    only add the cost of sending it between processes. Nor are loaders of at most 4 samples per
+    batch (a demo, or a model so large that loading is noise next to its step), nor loaders only
+    asked for one batch (`next(iter(loader))`).
 
     ## Why is this bad?
     With no workers, every batch is read, decoded and collated by the main process, and the
@@ -55,6 +91,13 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
     """
     for call in facts.calls:
         if call.qname not in LOADERS or call.has_star_kwargs:
+            continue
+        dataset = call.kwarg("dataset") or call.positional(0)
+        if dataset is None or dataset_cost(facts, dataset.value) == IN_MEMORY:
+            continue  # tensors in memory: a sample is one indexing, workers would only add transfers
+        batch = call.kwarg("batch_size") or call.positional(1)
+        size = literal_int(facts, batch.value) if batch is not None else None
+        if (size is not None and size <= SMALL_BATCH) or _one_batch(facts, call):
             continue
         arg = call.kwarg("num_workers") or call.positional(5)
         if arg is None:

@@ -10,7 +10,7 @@ from ...cell.parsed import ParsedCell
 from ...cell.tree import call_name, expect, kwarg, names_in
 from ...fixes.edits import Edits
 from ..exprs import dotted_name
-from ..facts import Facts
+from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
 
 _READERS = {
@@ -22,13 +22,14 @@ _READERS = {
 
 def _follow_ups(facts: Facts, name: str) -> tuple[bool, bool]:
     """Whether the frame called ``name`` is later cast (``astype``) or cut to some columns."""
-    cast = select = False
+    cast = select = cleaned = False
     for call in facts.calls:
         root = call.receiver
-        while isinstance(root, (cst.Attribute, cst.Subscript)):
-            root = root.value
+        while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+            root = root.func if isinstance(root, cst.Call) else root.value
         if isinstance(root, cst.Name) and root.value == name:
             select = select or (call.method == "drop" and call.kwarg("columns") is not None)
+            cleaned = cleaned or call.method in _CLEANERS or _on_str_accessor(call)
     for assign in facts.assigns:
         value = assign.value
         cast = cast or _recast(assign.targets, value, name)
@@ -41,7 +42,17 @@ def _follow_ups(facts: Facts, name: str) -> tuple[bool, bool]:
             index = value.slice[0].slice
             if isinstance(index, cst.Index) and isinstance(index.value, cst.List):
                 select = True
-    return cast, select
+    # Cleaned first (blanks filled, rows dropped, text fixed): the raw column would not parse as
+    # the final type at read time, so the cast cannot move into the read.
+    return cast and not cleaned, select
+
+
+_CLEANERS = frozenset({"fillna", "dropna", "replace", "interpolate", "ffill", "bfill", "where", "mask", "clip"})
+
+
+def _on_str_accessor(call: Call) -> bool:
+    receiver = call.receiver
+    return isinstance(receiver, cst.Attribute) and receiver.attr.value == "str"
 
 
 @rule(
@@ -54,7 +65,9 @@ def read_without_dtype(facts: Facts) -> Iterator[Hit]:
     ## What it does
     Flags `pd.read_csv(...)` without `dtype=` when the frame is cast afterwards (`astype`,
     `pd.to_numeric`), and without `usecols=` (`columns=` for `read_parquet`) when only some
-    columns are kept afterwards (`df[["a", "b"]]`, `drop(columns=...)`).
+    columns are kept afterwards (`df[["a", "b"]]`, `drop(columns=...)`). A cast after the data
+    is cleaned (`fillna`, `dropna`, `replace`, `.str` fixes) or a parse with `errors="coerce"`
+    is not a missing `dtype=`: the raw column would not parse as that type at read time.
 
     ## Why is this bad?
     The reader first builds every column at its widest type (int64, float64, Python strings),
@@ -114,6 +127,8 @@ def _recast(targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | N
     if isinstance(value.func, cst.Attribute) and value.func.attr.value == "astype":
         source: cst.BaseExpression = value.func.value
     elif value.args and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("to_numeric", "to_datetime"):
+        if any(a.keyword is not None and a.keyword.value == "errors" for a in value.args):
+            return False  # errors="coerce": the column holds values that do not parse; no read dtype would
         source = value.args[0].value
     else:
         return False

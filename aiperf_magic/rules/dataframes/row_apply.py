@@ -12,6 +12,7 @@ from ...fixes.edits import Edits
 from ..elementwise import Subst, elementwise, vectorise
 from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
+from ..symbols import infer_symbol
 from ..work import definition
 from .row_access import RowAccess
 
@@ -20,6 +21,10 @@ def function_body(facts: Facts, node: cst.BaseExpression) -> tuple[cst.BaseExpre
     """The expression a one-argument lambda or one-``return`` function computes (a function of the
     cell, an earlier cell or the live namespace), and its parameter's name."""
     params: cst.Parameters
+    if isinstance(node, cst.Name):
+        sym = facts.symbol(node)
+        if sym is not None and sym.kind == "lambda" and isinstance(sym.node, cst.Lambda):
+            node = sym.node  # f = lambda r: ..., in this cell or an earlier one
     if isinstance(node, cst.Lambda):
         params, value = node.params, node.body
     elif isinstance(node, cst.Name):
@@ -63,6 +68,26 @@ def _axis(call: Call) -> str | None:
     return "?"
 
 
+_ELEMENT_MESSAGE = (
+    "`Series.{method}` with a vectorisable function: the same expression on the whole column is faster"
+)
+_REDUCERS = {
+    "builtins.max": "max", "builtins.min": "min", "builtins.sum": "sum", "numpy.max": "max", "numpy.min": "min",
+    "numpy.sum": "sum", "numpy.mean": "mean", "numpy.median": "median", "numpy.std": "std", "numpy.argmax": "idxmax",
+    "numpy.argmin": "idxmin", "numpy.amax": "max", "numpy.amin": "min", "numpy.nanmean": "mean",
+}
+
+
+def _reducer(facts: Facts, func: cst.BaseExpression) -> str | None:
+    """``max`` / ``np.argmax`` given to ``apply(axis=1)``: the frame has the same reduction."""
+    qname = facts.names.qname(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    return _REDUCERS.get(qname or "")
+
+
+def _is_function(facts: Facts, func: cst.BaseExpression) -> bool:
+    return isinstance(func, cst.Lambda) or function_body(facts, func) is not None
+
+
 @rule(
     "AIP302",
     "rowwise-apply",
@@ -71,9 +96,13 @@ def _axis(call: Call) -> str | None:
 def rowwise_apply(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags `df.apply(f, axis=1)` and `series.apply(lambda x: ...)` when the function only does
+    Flags `df.apply(f, axis=1)`, `series.apply(f)` and `series.map(f)` when the function (a
+    lambda, or a function or lambda defined in this cell, an earlier one, or live) only does
     arithmetic, comparisons, conditional expressions or NumPy/math functions on its argument —
-    exactly what column expressions do without a Python call per row.
+    exactly what column expressions do without a Python call per row; and `df.apply(max,
+    axis=1)` (or `min`, `sum`, `np.argmax`...), which the frame computes itself
+    (`df.max(axis=1)`, `df.idxmax(axis=1)`). Frames of a few rows typed into the cell are not
+    flagged.
 
     ## Why is this bad?
     `apply(axis=1)` builds a Series for every row and calls the Python function on it; a
@@ -104,22 +133,31 @@ def rowwise_apply(facts: Facts) -> Iterator[Hit]:
     - pandas: `DataFrame.apply` documentation ("performance" note).
     """
     for call in facts.calls:
-        if call.method != "apply" or not call.node.args or call.receiver is None:
+        if call.method not in ("apply", "map") or not call.node.args or call.receiver is None:
             continue
-        kind = facts.kind(call.receiver) if isinstance(call.receiver, cst.Name) else None
-        if kind in ("model", "compiled_model"):
-            continue
+        owner = infer_symbol(call.receiver, facts)
+        kind = owner.kind if owner is not None else None
+        if kind in ("model", "compiled_model", "dict", "list", "thread_pool", "process_pool") or (owner and owner.tiny):
+            continue  # a module's apply(init), a pool's map; or a frame of a few rows typed in the cell
         axis = _axis(call)
         rows = axis == "1"
-        if not rows and not (axis is None and kind != "frame" and isinstance(call.node.args[0].value, cst.Lambda)):
+        func = call.node.args[0].value
+        if rows and call.method == "apply" and _reducer(facts, func):
+            name = _reducer(facts, func)
+            yield (call.node, f"Row-wise `apply({name}, axis=1)`: `.{name}(axis=1)` computes it on whole columns")
             continue
-        body = function_body(facts, call.node.args[0].value)
+        per_element = axis is None and kind != "frame" and (call.method == "apply" or _is_function(facts, func))
+        if not rows and not per_element:
+            continue
+        if call.method == "map" and not (kind == "series" or isinstance(call.receiver, (cst.Subscript, cst.Attribute))):
+            continue  # map on something that may not be a Series (a Dataset, a pool)
+        body = function_body(facts, func)
         if (
             body is not None
             and facts.cell is not None
             and elementwise(body[0], _element(facts.cell, body[1], rows, "_"), {body[1]})
         ):
-            yield call.node
+            yield call.node if rows else (call.node, _ELEMENT_MESSAGE.format(method=call.method))
 
 
 @fixer_for("AIP302", "Replace apply with a column expression")

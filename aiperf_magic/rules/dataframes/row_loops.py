@@ -11,8 +11,10 @@ from ...cell.tree import append_parts, assigned_names, call_name, expect, names_
 from ...fixes.edits import Edits
 from ..elementwise import vectorise
 from ..exprs import names_used, same_ref, walk
-from ..facts import Facts, unwrap_iterable
+from ..facts import Facts, Loop, unwrap_iterable
+from ..loops import stops_at_once
 from ..registry import Hit, fixer_for, rule
+from ..work import is_remote_call
 from .row_access import RowAccess, is_constant
 
 _ROW_ITERATORS = ("iterrows", "itertuples")
@@ -58,8 +60,10 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
     ## What it does
     Flags loops over a DataFrame's rows: `for i, row in df.iterrows()`, `df.itertuples()`, and
     `for i in range(len(df))` (or `for i in df.index`) that read `df.loc[i, ...]`, `.iloc[i]`,
-    `.at[i, ...]` per row. Loops over `df.head(n)`, `df[:n]` or a small literal frame (rows
-    printed for a human) are not flagged.
+    `.at[i, ...]` per row. Not flagged: loops over `df.head(n)`, `df[:n]` or a small literal
+    frame, and loops whose rows go to a consumer that sets the pace: printed or written (rows
+    for a person to read), yielded to another engine, sent to a remote service one by one, or
+    read once before a `break`.
 
     ## Why is this bad?
     `iterrows` builds a new Series (with its own index) for every row, and `.loc[i, c]` pays an
@@ -88,6 +92,8 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
     - pandas: "Enhancing performance" and "Iteration" in the user guide.
     """
     for loop in facts.loops:
+        if _rows_for_a_consumer(facts, loop):
+            continue
         it = unwrap_iterable(facts, loop.iter, also=("builtins.list",))
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _ROW_ITERATORS:
             if not _is_small_view(facts, it.func.value):
@@ -98,6 +104,25 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
             body = loop.node.body if isinstance(loop.node, (cst.For, cst.While)) else loop.node
             if _reads_rows(body, frame, loop.targets):
                 yield loop.node
+
+
+_OUTPUTS = frozenset({"builtins.print", "IPython.display.display", "builtins.display"})
+_OUTPUT_METHODS = frozenset({"write", "writelines", "send", "put", "emit", "display"})
+
+
+def _rows_for_a_consumer(facts: Facts, loop: Loop) -> bool:
+    """The loop hands rows to something else, which sets the pace: it prints or writes them (rows
+    for a person to read, a handful), yields them (a generator feeding another engine), calls a
+    remote service per row (the wait dominates), or stops at its first ``break``."""
+    if stops_at_once(loop):
+        return True
+    node = loop.node
+    if isinstance(node, (cst.For, cst.While)) and any(isinstance(n, (cst.Yield, cst.Return)) for n in walk(node.body)):
+        return True
+    for call in loop.calls:
+        if call.qname in _OUTPUTS or call.method in _OUTPUT_METHODS or is_remote_call(facts, call):
+            return True
+    return False
 
 
 def _range_len_frame(facts: Facts, it: cst.BaseExpression | None) -> cst.BaseExpression | None:

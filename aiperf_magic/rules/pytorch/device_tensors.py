@@ -9,8 +9,11 @@ import libcst as cst
 from ...cell.parsed import ParsedCell
 from ...cell.tree import call_name, expect, kwarg
 from ...fixes.edits import Edits, with_kwargs
+from ..exprs import int_value
 from ..facts import Call, Facts
+from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
+from ..sizes import array_size
 from ..symbols import TORCH_FACTORIES
 from ..work import is_move
 
@@ -38,9 +41,12 @@ def _moved(facts: Facts, factory: Call) -> bool:
 def tensor_created_then_moved(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags `torch.randn(...)`, `torch.zeros(...)`, `torch.tensor(...)` and other factories
-    called without `device=` inside a loop, whose result is then moved with `.cuda()` or
-    `.to(device)`.
+    Flags `torch.randn(...)`, `torch.zeros(...)` and other shape factories called without
+    `device=` inside a loop, whose result is then moved with `.cuda()` or `.to(device)`. Not
+    flagged: `torch.tensor(values)` (the values live on the host: they cross either way), small
+    tensors whose written sizes multiply to under 10,000 elements, noise drawn from an explicit
+    CPU `generator=` (reproducibility on purpose), and calls that run only every k-th step or in
+    a loop of a few iterations.
 
     ## Why is this bad?
     The tensor is allocated and filled by the CPU, then copied over PCIe (a synchronising copy
@@ -75,11 +81,52 @@ def tensor_created_then_moved(facts: Facts) -> Iterator[Hit]:
     for call in facts.calls:
         if (
             call.loop is not None
-            and call.qname in TORCH_FACTORIES
+            and call.qname in TORCH_FACTORIES - _FROM_DATA
             and call.kwarg("device") is None
+            and call.kwarg("generator") is None  # a CPU generator on purpose: reproducible noise
+            and not call.guarded
+            and not few_iterations(facts, call.loop)
+            and not _small(call)
             and _moved(facts, call)
         ):
             yield call.node
+
+
+# ``torch.tensor(values)`` starts from data that lives on the host: it crosses to the GPU either way.
+_FROM_DATA = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy"})
+SMALL_TENSOR = 10_000  # elements: a copy of 40 KB is a few microseconds of PCIe time
+
+
+def _small(call: Call) -> bool:
+    """The sizes written in the call make a small tensor: literal sizes multiplying to under
+    10,000 elements (``torch.randn(64)``, ``torch.eye(2)``), or one size from the data times at
+    most 16 (``torch.randint(0, T, (batch,))``, ``torch.zeros(n, 3)``): a vector per sample."""
+    leaf = (call.qname or "").rsplit(".", 1)[-1]
+    if leaf in ("arange", "linspace"):
+        size = array_size(f"numpy.{leaf}", call.node)
+        return size is not None and size < SMALL_TENSOR
+    dims: list[cst.BaseExpression] = [a.value for a in call.node.args if a.keyword is None]
+    if leaf == "full":
+        dims = dims[:1]
+    if leaf == "randint":
+        dims = [d for d in dims if isinstance(d, (cst.Tuple, cst.List))][:1]  # type: ignore[assignment]
+    sized = next((a.value for a in call.node.args if a.keyword is not None and a.keyword.value == "size"), None)
+    if sized is not None:
+        dims = [sized]
+    if len(dims) == 1 and isinstance(dims[0], (cst.Tuple, cst.List)):
+        dims = [e.value for e in dims[0].elements]
+    if not dims or any(isinstance(d, cst.Attribute) and d.attr.value == "shape" for d in dims):
+        return False  # torch.randn(images.shape): as large as the batch itself
+    known, unknown = 1, 0
+    for dim in dims:
+        value = int_value(dim)
+        if value is None:
+            unknown += 1
+        else:
+            known *= value
+    if unknown == 0:
+        return known < SMALL_TENSOR
+    return unknown == 1 and known <= 16
 
 
 FACTORIES = {

@@ -11,10 +11,14 @@ import libcst as cst
 from ...cell.parsed import ParsedCell
 from ...cell.tree import contains, expect, names_in, walk_all
 from ...fixes.edits import Edits
-from ..facts import Facts
+from ..facts import Facts, Loop
+from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
 from ..work import cell_flags
-from .model_use import _training, is_model_call
+from .inference_grad import grad_off
+from .model_use import inference_call, is_model_call, model_of
+
+_CLOCKS = frozenset({"time.time", "time.perf_counter", "time.monotonic", "time.process_time", "timeit.default_timer"})
 
 
 @rule(
@@ -25,11 +29,16 @@ from .model_use import _training, is_model_call
 def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags a loop that runs a model for inference (no `.backward()` in the loop or its scope)
-    when the notebook never compiles or exports it: no `torch.compile`, `torch.jit.trace`,
-    `torch.jit.script` or `torch.onnx.export`. A model that is already an `OptimizedModule` or
-    a `ScriptModule` in the namespace is not flagged, nor is validation inside a notebook that
-    trains (it calls `.backward()`).
+    Flags a loop that runs a model for inference (under `torch.no_grad()`/`inference_mode()`,
+    after `model.eval()`, in an evaluation function or over a test split; nothing computes
+    gradients) when the notebook never compiles or exports it: no `torch.compile`,
+    `torch.jit.trace`, `torch.jit.script` or `torch.onnx.export`. Not flagged: a model that is
+    already an `OptimizedModule` or a `ScriptModule` in the namespace, validation in a notebook
+    that trains (it calls `.backward()`, in any cell), a loop of a few iterations (a short
+    literal, `range(8)` or less, a loop that stops at its first `break`), a loop that reads a
+    clock (a benchmark of eager execution), a different module each iteration, a module's own
+    `forward`, and autoregressive generation (the input grows every step: a compiled model
+    would recompile for each new shape).
 
     ## Why is this bad?
     Eager PyTorch dispatches every operation from Python and runs each as its own kernel.
@@ -64,19 +73,46 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 4.4 ("inference without jit.trace or ONNX acceleration").
     - PyTorch: `torch.compile` tutorial; `torch.jit.trace`; `torch.onnx.export`.
     """
-    flags = cell_flags(facts)
+    flags = set().union(*(cell_flags(cell) for cell in facts.cells()))
     if "compile" in flags or "train" in flags:  # a training notebook: compile advice is for training
         return
     seen: set[int] = set()
     for call in facts.calls:
         loop = call.loop
-        if loop is None or not is_model_call(facts, call) or _training(facts, call):
+        if loop is None or id(loop.node) in seen or not is_model_call(facts, call):
             continue
-        if facts.kind(call.node.func if isinstance(call.node.func, cst.Name) else call.receiver) != "model":
+        sym = model_of(facts, call)
+        if sym is None or sym.kind != "model" or not inference_call(facts, call, grad_off(facts, call)):
             continue
-        if id(loop.node) not in seen:
-            seen.add(id(loop.node))
-            yield loop.node
+        if few_iterations(facts, loop) or _timed(facts, loop) or _grows_input(facts, loop):
+            continue
+        seen.add(id(loop.node))
+        yield loop.node
+
+
+def _grows_input(facts: Facts, loop: Loop) -> bool:
+    """Autoregressive generation (``idx = torch.cat((idx, next_token), dim=1)``): the input grows
+    every step, so a compiled model would recompile for each new shape."""
+    for assign in loop.assigns:
+        value = assign.value
+        if isinstance(value, cst.Call) and (facts.names.qname(value.func) or "").rsplit(".", 1)[-1] in _JOINS:
+            first = value.args[0].value if value.args else None
+            names = {t.value for t in assign.targets if isinstance(t, cst.Name)}
+            if isinstance(first, (cst.List, cst.Tuple)) and any(
+                isinstance(e.value, cst.Name) and e.value.value in names for e in first.elements
+            ):
+                return True
+    return False
+
+
+_JOINS = frozenset({"cat", "concat", "concatenate", "hstack", "column_stack"})
+
+
+def _timed(facts: Facts, loop: Loop) -> bool:
+    """The loop reads a clock: it measures eager execution (compiling would defeat it)."""
+    if any(c.qname in _CLOCKS for c in loop.calls):
+        return True
+    return any(c.qname in _CLOCKS and c.scope is loop.scope and abs(c.order - loop.order) <= 2 for c in facts.calls)
 
 
 @fixer_for("AIP506", "Compile the model")

@@ -10,11 +10,17 @@ from ...cell.parsed import ParsedCell
 from ...cell.tree import call_name, expect, walk_all
 from ...fixes.edits import Edits
 from ..exprs import dotted_name, names_used
-from ..facts import Facts, Loop
+from ..facts import Call, Facts, Loop
+from ..models import is_tiny
 from ..registry import Hit, fixer_for, rule
-from .model_use import on_gpu, training_loops
+from .model_use import helpers_called, models_trained, on_gpu, training_loops
 
 _SYNC_METHODS = frozenset({"item", "cpu", "numpy", "tolist"})
+# Sending a value to other processes through the host: the copy is the algorithm, not a wait.
+_COMMUNICATION = frozenset(
+    {"allreduce", "Allreduce", "all_reduce", "bcast", "Bcast", "broadcast", "send", "Send", "isend", "reduce",
+     "gather", "allgather", "all_gather", "scatter", "put", "push"}
+)
 
 
 def _tensor_names(loop: Loop) -> set[str]:
@@ -37,9 +43,12 @@ def _tensor_names(loop: Loop) -> set[str]:
 def sync_every_step(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags `.item()`, `.cpu()`, `.numpy()`, `.tolist()`, `float(loss)` and `print(loss)` on
-    every iteration of a CUDA training loop. Calls guarded by `if step % k == 0:` are not
-    flagged.
+    Flags the first `.item()`, `.cpu()`, `.numpy()`, `.tolist()`, `float(loss)` or
+    `print(loss)` of every iteration of a CUDA training loop (also inside a training-step
+    function the loop calls): the syncs after it in the same step find the queue empty. Not
+    flagged: calls guarded by `if step % k == 0:`, copies handed to other processes
+    (`comm.allreduce(grad.cpu())`: the copy is the algorithm), and small models (under 2 million
+    weights), whose steps are launch-bound anyway.
 
     ## Why is this bad?
     GPU work is queued asynchronously; reading a value on the host forces Python to wait until
@@ -77,15 +86,67 @@ def sync_every_step(facts: Facts) -> Iterator[Hit]:
     for loop in training_loops(facts):
         if not on_gpu(facts, loop):
             continue
+        models = models_trained(facts, loop)
+        if models and all(is_tiny(facts, m) for m in models):
+            continue  # a small model's step is launch-bound: one wait more or less changes little
         tensors = _tensor_names(loop)
-        for call in loop.calls:
-            if call.guarded:
+        on_host = _host_names(facts, loop)
+        for call in sorted(_step_calls(facts, loop), key=lambda c: c.order):
+            if call.guarded or _communicates(facts, call) or _root(call.receiver) in on_host:
                 continue
             if (call.method in _SYNC_METHODS and not call.node.args and call.receiver is not None) or (
                 call.qname in ("builtins.float", "builtins.int", "builtins.print")
                 and any(isinstance(a.value, cst.Name) and a.value.value in tensors for a in call.node.args)
             ):
                 yield call.node
+                break  # the first wait of a step; the ones after it find the queue empty
+
+
+def _host_names(facts: Facts, loop: Loop) -> set[str]:
+    """Batch parts still on the host: the loop's targets (and items taken from them) that the
+    step never moves to the device; reading them waits for nothing (``labels.tolist()``)."""
+    names = set(loop.targets)
+    for inner in facts.loops:
+        if inner is not loop and _inside(inner, loop) and _root(inner.iter) in names:
+            names |= inner.targets
+    moved: set[str] = set()
+    for a in loop.assigns:
+        calls = _calls_in(a.value) if a.value is not None else []
+        if any(isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute) and c.func.attr.value in ("to", "cuda")
+               for c in calls):
+            for target in a.targets:
+                moved |= names_used(target)
+    return names - moved
+
+
+def _calls_in(node: cst.CSTNode) -> list[cst.CSTNode]:
+    return [n for n in walk_all(node) if isinstance(n, cst.Call)]
+
+
+def _inside(inner: Loop, outer: Loop) -> bool:
+    return any(a is outer for a in inner.ancestors())
+
+
+def _root(node: cst.BaseExpression | None) -> str | None:
+    while isinstance(node, (cst.Attribute, cst.Subscript, cst.Call)):
+        node = node.func if isinstance(node, cst.Call) else node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
+def _step_calls(facts: Facts, loop: Loop) -> list[Call]:
+    """The calls one step makes: the loop's own and those of training-step functions of this cell."""
+    helpers = {id(h) for h in helpers_called(facts, loop)}
+    own = [c for c in facts.calls if c.scope.node is not facts.module and id(c.scope.node) in helpers]
+    return [*loop.calls, *own]
+
+
+def _communicates(facts: Facts, call: Call) -> bool:
+    parent = facts.cell.parent(call.node) if facts.cell is not None else None
+    if isinstance(parent, cst.Arg):
+        outer = facts.cell.parent(parent) if facts.cell is not None else None
+        func = outer.func if isinstance(outer, cst.Call) else None
+        return isinstance(func, cst.Attribute) and func.attr.value in _COMMUNICATION
+    return False
 
 
 @fixer_for("AIP505", "Accumulate on the device and synchronise once")

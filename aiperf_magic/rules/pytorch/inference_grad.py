@@ -11,15 +11,12 @@ from ...cell.tree import expect, walk_all
 from ...fixes.edits import Edits
 from ..facts import Call, Facts, Loop, Scope
 from ..registry import Hit, fixer_for, rule
-from .model_use import _training, is_model_call
+from .model_use import inference_call, is_model_call
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.set_grad_enabled"})
 
 
-_EVAL_WORDS = ("eval", "predict", "infer", "valid", "test", "score")
-
-
-def _grad_off(facts: Facts, call: Call) -> bool:
+def grad_off(facts: Facts, call: Call) -> bool:
     if any(w in _GRAD_OFF for w in call.withs):
         return True
     scope: Scope | None = call.scope
@@ -38,12 +35,6 @@ def _grad_off(facts: Facts, call: Call) -> bool:
     )
 
 
-def _eval_signal(facts: Facts, call: Call) -> bool:
-    if any(w in call.scope.name.lower() for w in _EVAL_WORDS):
-        return True
-    return any(c.method == "eval" and not c.node.args for c in facts.calls)
-
-
 @rule(
     "AIP502",
     "inference-with-autograd",
@@ -52,10 +43,15 @@ def _eval_signal(facts: Facts, call: Call) -> bool:
 def inference_with_autograd(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags model calls in evaluation or inference code — called in a loop, or after
-    `model.eval()` / inside a function named like `evaluate` or `predict` — when there is no
-    `.backward()` or optimizer step in the same scope and the call is not under
-    `torch.no_grad()` / `torch.inference_mode()`. Training loops are not flagged.
+    Flags a loop that runs a model for evaluation or inference — after `model.eval()` in the
+    same function, inside an evaluation function (`evaluate`, `validate`, `predict`...), or over
+    a validation or test split — when it walks data (a loader, batches; not a counter such as
+    `range(max_len)`, whose steps generate one sequence and free their graph each time), nothing in
+    it computes gradients and it is not under `torch.no_grad()` / `torch.inference_mode()`. Not
+    flagged: training code (a loop or function
+    that calls `.backward()`, steps an optimizer or uses `torch.autograd.grad`, also through a
+    helper it calls, and the inner loops of a training step), a module's own `forward`, unit
+    tests, and single calls outside loops (their graph is freed with the output).
 
     ## Why is this bad?
     With autograd on, every operation saves its inputs for a backward pass that never comes:
@@ -92,15 +88,12 @@ def inference_with_autograd(facts: Facts) -> Iterator[Hit]:
     """
     seen: set[int] = set()
     for call in facts.calls:
-        if not is_model_call(facts, call) or _grad_off(facts, call) or _training(facts, call):
+        if not is_model_call(facts, call) or grad_off(facts, call) or not inference_call(facts, call):
             continue
         loop: Loop | None = call.loop
-        if loop is None and not _eval_signal(facts, call):
-            continue
-        node = loop.node if loop is not None else call.node
-        if id(node) not in seen:
-            seen.add(id(node))
-            yield node
+        if loop is not None and id(loop.node) not in seen:
+            seen.add(id(loop.node))
+            yield loop.node
 
 
 @fixer_for("AIP502", "Run inference without autograd")

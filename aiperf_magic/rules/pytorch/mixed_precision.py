@@ -11,9 +11,12 @@ from ...cell.parsed import ParsedCell
 from ...cell.tree import expect, walk_all
 from ...fixes.edits import Edits
 from ..facts import Facts, Loop
+from ..models import is_tiny
 from ..registry import Hit, fixer_for, rule
 from ..work import AUTOCASTS
-from .model_use import on_gpu, training_loops
+from .model_use import helpers_called, models_trained, on_gpu, training_loops
+
+_AMP_TRAINERS = frozenset({"autocast", "GradScaler", "accelerator", "Accelerator"})
 
 
 def _autocast_covers(facts: Facts, loop: Loop) -> bool:
@@ -21,7 +24,37 @@ def _autocast_covers(facts: Facts, loop: Loop) -> bool:
         return True
     if any(c.qname in AUTOCASTS for c in loop.calls):
         return True
-    return any(s.kind == "model" and s.low_precision for s in facts.symbols.values())
+    for helper in helpers_called(facts, loop):
+        if any(isinstance(n, (cst.Name, cst.Attribute)) and _leaf(n) in _AMP_TRAINERS for n in walk_all(helper)):
+            return True
+    models = models_trained(facts, loop)
+    if any(m.low_precision for m in models) or _accelerate_amp(facts):
+        return True
+    return any(s.kind == "model" and s.low_precision for cell in facts.cells() for s in cell.symbols.values())
+
+
+def _accelerate_amp(facts: Facts) -> bool:
+    """``Accelerator(mixed_precision=...)``: Hugging Face Accelerate runs the autocast itself."""
+    for cell in facts.cells():
+        for call in cell.calls:
+            func = call.node.func
+            name = _leaf(func) if isinstance(func, (cst.Name, cst.Attribute)) else ""
+            arg = call.kwarg("mixed_precision")
+            if name == "Accelerator" and arg is not None:
+                value = arg.value
+                if not (isinstance(value, cst.SimpleString) and value.evaluated_value in ("no", "")):
+                    return True
+    return False
+
+
+def _leaf(node: cst.Name | cst.Attribute) -> str:
+    return node.attr.value if isinstance(node, cst.Attribute) else node.value
+
+
+def _small_models(facts: Facts, loop: Loop) -> bool:
+    """Every model the loop trains is small enough to be launch-bound (autocast gains nothing)."""
+    models = models_trained(facts, loop)
+    return bool(models) and all(is_tiny(facts, m) for m in models)
 
 
 @rule(
@@ -32,9 +65,12 @@ def _autocast_covers(facts: Facts, loop: Loop) -> bool:
 def no_mixed_precision(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags a training loop (a loop calling `.backward()`) in code that targets CUDA, when
-    neither the loop nor its surroundings use `torch.autocast` and the model was not cast to
-    half or bfloat16.
+    Flags a training loop (a loop calling `.backward()`, directly or through a training-step
+    function it calls) that runs on a GPU (it moves its batches there, creates tensors there or
+    calls a model moved there), when neither the loop nor its surroundings use
+    `torch.autocast` and the model was not cast or loaded in half or bfloat16. Small models (under
+    2 million weights, counted from the layers their class builds) are not flagged: their steps
+    are bound by kernel launches, not arithmetic.
 
     ## Why is this bad?
     Matrix multiplications and convolutions in float32 skip the tensor cores that do most of a
@@ -74,7 +110,7 @@ def no_mixed_precision(facts: Facts) -> Iterator[Hit]:
     if "autocast" in facts.earlier_flags:
         return
     for loop in training_loops(facts):
-        if on_gpu(facts, loop) and not _autocast_covers(facts, loop):
+        if on_gpu(facts, loop) and not _autocast_covers(facts, loop) and not _small_models(facts, loop):
             yield loop.node
 
 

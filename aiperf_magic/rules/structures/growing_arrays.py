@@ -9,9 +9,12 @@ import libcst as cst
 from ...cell.parsed import ParsedCell
 from ...cell.tree import call_name, contains, expect, walk_all
 from ...fixes.edits import Edits
-from ..exprs import same_ref
-from ..facts import Facts
+from ..exprs import dotted_name, same_ref
+from ..facts import Facts, Loop
+from ..loops import few_iterations
+from ..models import in_module_method
 from ..registry import Hit, fixer_for, rule
+from ..work import definition
 
 GROWERS = frozenset(
     [
@@ -23,20 +26,92 @@ GROWERS = frozenset(
 )
 
 
-def _grows_itself(target: cst.BaseExpression, call: cst.Call) -> bool:
-    """``a = np.append(a, x)`` / ``t = torch.cat([t, x])``: the result is fed back next time."""
+def _grows_itself(qname: str | None, target: cst.BaseExpression, call: cst.Call) -> bool:
+    """``a = np.append(a, x)`` / ``t = torch.cat([t, x])``: the result is fed back next time.
+
+    ``t = torch.cat(t)`` is not growth: its argument is a list of pieces, joined once."""
     if not call.args:
         return False
     first = call.args[0].value
-    if same_ref(first, target):
-        return True
-    if isinstance(first, (cst.List, cst.Tuple)):
+    if qname == "numpy.append":
+        return same_ref(first, target) and len(call.args) >= 2
+    if isinstance(first, (cst.List, cst.Tuple)) and len(first.elements) >= 2:
         return any(same_ref(e.value, target) for e in first.elements)
     return False
 
 
-@rule(
-    "AIP203",
+def _frame_append(facts: Facts, target: cst.BaseExpression, call: cst.Call) -> bool:
+    """``df = df.append(row)``: pandas' own append returns a new, larger frame every time (a list's
+    append returns None, so nobody writes it this way)."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "append"
+        and same_ref(func.value, target)
+        and facts.kind(func.value if isinstance(func.value, cst.Name) else None) in (None, "frame", "series")
+    )
+
+
+def _grown_by_helper(facts: Facts, target: cst.BaseExpression, call: cst.Call) -> bool:
+    """``df = add_rows(df, new)`` where the function returns ``pd.concat([df, ...])`` (or
+    ``np.append(df, ...)``) of its first parameter: the same growth, one call away."""
+    func = call.func
+    if not isinstance(func, cst.Name) or not call.args or not same_ref(call.args[0].value, target):
+        return False
+    found = definition(facts, func.value)
+    if found is None or not found.params.params:
+        return False
+    first = cst.Name(found.params.params[0].name.value)
+    for node in walk_all(found.body):
+        if isinstance(node, cst.Return) and isinstance(node.value, cst.Call):
+            value = node.value
+            if facts.names.qname(value.func) in GROWERS and _grows_itself(facts.names.qname(value.func), first, value):
+                return True
+            if _frame_append(facts, first, value):
+                return True
+    return False
+
+
+def _fresh_each_time(loop: Loop, statement: cst.CSTNode, name: str) -> bool:
+    """The grown name is assigned anew earlier in the same loop body: it restarts every iteration."""
+    node = loop.node
+    if not isinstance(node, (cst.For, cst.While)) or not isinstance(node.body, cst.IndentedBlock):
+        return False
+    for stmt in node.body.body:
+        if stmt is statement:
+            return False
+        if isinstance(stmt, cst.SimpleStatementLine) and any(
+            isinstance(s, cst.Assign) and any(dotted_name(t.target) == name for t in s.targets)
+            for s in stmt.body
+        ):
+            return True
+    return False
+
+
+def _read_in_loop(loop: Loop, statement: cst.CSTNode, name: str) -> bool:
+    """The loop reads the grown value elsewhere (``model(idx)``, ``idx[:, -ctx:]``): it needs the
+    whole value at every step, as autoregressive generation does; the growth is the algorithm.
+    Sizes (``len(x)``, ``x.shape``) and the statements that rebind it (``x = grow(x, ...)``, in
+    another branch too) do not count."""
+    skip: set[int] = {id(n) for n in walk_all(statement)}
+    for node in walk_all(loop.node):
+        if id(node) in skip:
+            continue
+        if (
+            (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len")
+            or (isinstance(node, cst.Attribute) and node.attr.value in _SIZES)
+            or (isinstance(node, cst.Assign) and any(dotted_name(t.target) == name for t in node.targets))
+        ):
+            skip |= {id(n) for n in walk_all(node)}
+        elif isinstance(node, cst.Name) and node.value == name:
+            return True
+    return False
+
+
+_SIZES = frozenset({"shape", "size", "ndim", "dtype", "device"})
+
+
+@rule(    "AIP203",
     "growing-array-in-loop",
     "Array/tensor/frame grown inside a loop: every step copies everything so far",
 )
@@ -44,7 +119,13 @@ def growing_array_in_loop(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
     Flags `a = np.append(a, x)`, `np.concatenate`/`np.vstack`, `t = torch.cat([t, x])`,
-    `torch.stack`, `df = pd.concat([df, row])` and `df.loc[len(df)] = row` inside a loop.
+    `torch.stack`, `df = pd.concat([df, row])`, `df = df.append(row)`, `df.loc[len(df)] = row`
+    and `df = helper(df, row)` (a function returning such a concatenation) inside a loop.
+    Not flagged: a list of pieces joined once (`torch.cat(outputs)`), growth the loop reads at
+    every step (autoregressive generation feeds the sequence so far to the model: the growth is
+    the algorithm), a value started afresh each iteration, a module's own `forward` (DenseNet
+    and U-Net concatenations are the architecture), loops of a few iterations, and loops that
+    train or fit a model each iteration (they accumulate one record per step or per model).
 
     ## Why is this bad?
     Arrays, tensors and frames are fixed-size blocks: "appending" allocates a new block and
@@ -74,18 +155,43 @@ def growing_array_in_loop(facts: Facts) -> Iterator[Hit]:
       (frequent `torch.cat` operations).
     """
     for assign in facts.assigns:
-        if assign.loop is None or not isinstance(assign.node, cst.Assign):
+        loop = assign.loop
+        if loop is None or not isinstance(assign.node, cst.Assign) or in_module_method(assign.scope):
+            continue  # a module's forward (DenseNet blocks, U-Net skips): concatenation is the architecture
+        if few_iterations(facts, loop) or _fits_each_time(loop):
             continue
         value = assign.value
         for target in assign.targets:
-            if (
-                isinstance(value, cst.Call)
-                and facts.names.qname(value.func) in GROWERS
-                and _grows_itself(target, value)
+            name = dotted_name(target.value if isinstance(target, cst.Subscript) else target) or ""
+            statement = _statement_of(facts, assign.node)
+            if name and statement is not None and (
+                _fresh_each_time(loop, statement, name) or _read_in_loop(loop, statement, name)
+            ):
+                continue
+            qname = facts.names.qname(value.func) if isinstance(value, cst.Call) else None
+            if isinstance(value, cst.Call) and (
+                (qname in GROWERS and _grows_itself(qname, target, value))
+                or _frame_append(facts, target, value)
+                or _grown_by_helper(facts, target, value)
             ):
                 yield value
             elif isinstance(target, cst.Subscript) and _is_loc_len(target):
                 yield assign.node
+
+
+_FITS = frozenset({"fit", "fit_transform", "backward", "train_on_batch", "partial_fit"})
+
+
+def _fits_each_time(loop: Loop) -> bool:
+    """Each iteration trains or fits a model (``model.fit(X, y)``, ``loss.backward()``): its time goes
+    there, and what it accumulates is one record per step or per model (a results table)."""
+    return any(c.method in _FITS for c in loop.calls)
+
+
+def _statement_of(facts: Facts, node: cst.CSTNode) -> cst.CSTNode | None:
+    if facts.cell is None:
+        return None
+    return facts.cell.statement(node)
 
 
 def _is_loc_len(target: cst.Subscript) -> bool:

@@ -9,9 +9,12 @@ import libcst as cst
 from ...cell.parsed import COMPREHENSIONS, LOOPS, ParsedCell
 from ...cell.tree import assigned_names, expect, names_in
 from ...fixes.edits import Edits
-from ..exprs import int_value
 from ..facts import Facts, Loop
+from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
+from ..work import is_remote_call
+
+SMALL_LIST = 1000  # a scan of this many items costs microseconds: not worth a set
 
 
 def _is_list(facts: Facts, node: cst.BaseExpression) -> bool:
@@ -22,7 +25,9 @@ def _is_list(facts: Facts, node: cst.BaseExpression) -> bool:
             return True
         return facts.names.qname(node.func) == "builtins.list"
     sym = facts.symbol(node) if isinstance(node, cst.Name) else None
-    return sym is not None and sym.kind == "list" and (sym.size is None or sym.size > 8)
+    if sym is None or sym.kind != "list" or isinstance(sym.node, cst.List):
+        return False  # a list written out in the code holds a handful of items
+    return sym.size is None or sym.size > SMALL_LIST
 
 
 @rule(
@@ -34,7 +39,10 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
     Flags `x in some_list`, `x not in some_list` and `some_list.index(x)` inside a loop or
-    comprehension, when `some_list` is a list built in the code (not a short literal).
+    comprehension, when `some_list` is a list built from data (a comprehension, `list(...)`,
+    `.tolist()`, lines of a file), not a list written out in the code. Not flagged: loops of a
+    few iterations, loops that call a remote service each time (the scan is noise next to the
+    wait), and, inside `%%aiperf`, lists of at most 1,000 items (a live list says its size).
 
     ## Why is this bad?
     A list lookup compares `x` with every element until it finds it: n lookups into n elements
@@ -61,8 +69,8 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 2.1 ("dictionaries give O(1) lookups for label encoding").
     """
     for loop in facts.loops:
-        if _over_short_literal(facts, loop):
-            continue  # ``for flag in ("-a", "-b"):``: a couple of lookups, whatever the list
+        if few_iterations(facts, loop) or _waits(facts, loop):
+            continue  # a couple of lookups, or lookups next to network calls: the scan is noise
         for member in loop.memberships:
             if member.loop is loop and _is_list(facts, member.container):
                 yield member.node
@@ -77,14 +85,9 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
                 yield call.node
 
 
-def _over_short_literal(facts: Facts, loop: Loop) -> bool:
-    it = loop.iter
-    if isinstance(it, (cst.Tuple, cst.List, cst.Set)):
-        return len(it.elements) <= 8
-    if isinstance(it, cst.Call) and facts.names.qname(it.func) == "builtins.range" and len(it.args) == 1:
-        bound = int_value(it.args[0].value)
-        return bound is not None and bound <= 8
-    return False
+def _waits(facts: Facts, loop: Loop) -> bool:
+    """The loop (or one around it) calls a remote service per iteration."""
+    return any(is_remote_call(facts, c) for outer in loop.ancestors() for c in outer.calls)
 
 
 # -- AIP202 ---------------------------------------------------------------------------------------

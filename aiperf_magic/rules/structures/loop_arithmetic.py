@@ -10,9 +10,10 @@ from ...cell.parsed import COMPREHENSIONS, ParsedCell
 from ...cell.tree import append_parts, call_name, expect, names_in
 from ...fixes.edits import Edits
 from ..elementwise import array_of, vectorise
-from ..exprs import int_value, is_arithmetic, names_used
+from ..exprs import int_value, is_scalar_arithmetic, names_used, walk
 from ..facts import Facts, Loop
 from ..registry import Hit, fixer_for, rule
+from ..symbols import Symbol, infer_symbol
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -33,32 +34,98 @@ def _iter_parts(facts: Facts, it: cst.BaseExpression | None) -> list[cst.BaseExp
     return [it]
 
 
-def _is_numeric(facts: Facts, node: cst.BaseExpression) -> bool:
-    """A long sequence of numbers: ``range(n)``, a NumPy array, ``list(range(..))``, ``.tolist()``."""
-    if isinstance(node, cst.Call):
-        qname = facts.names.qname(node.func)
-        if qname == "builtins.range":
-            pos = [a for a in node.args if a.keyword is None]
-            if len(pos) > 1 and int_value(pos[0].value) is None:
-                return False  # ``range(lo, hi)``: walking index bounds, algorithm bookkeeping
-            stop = pos[1] if len(pos) > 1 else (pos[0] if pos else None)
-            bound = int_value(stop.value) if stop else None
-            if bound is not None:
-                return bound >= SMALL_RANGE
-            if stop is not None and isinstance(stop.value, cst.Call) and stop.value.args:
-                sized = (
-                    facts.symbol(stop.value.args[0].value)
-                    if facts.names.qname(stop.value.func) == "builtins.len"
-                    else None
-                )
-                return sized is None or sized.numeric
-            return True
-    from ..symbols import infer_symbol
+LARGE, UNSIZED = "large", "unsized"
 
-    sym = infer_symbol(node, facts)
+
+def _numeric(facts: Facts, loop: Loop, node: cst.BaseExpression) -> str | None:
+    """Whether a loop walks numbers: "large" (a range or array of at least 1,000 items, or an
+    array made from data), "unsized" (``range(n)`` or ``range(len(x))`` with ``n`` unknown), or
+    None (not numbers, or few of them)."""
+    if isinstance(node, cst.Call) and facts.names.qname(node.func) == "builtins.range":
+        pos = [a for a in node.args if a.keyword is None]
+        if len(pos) > 1 and int_value(pos[0].value) is None:
+            return None  # ``range(lo, hi)``: walking index bounds, algorithm bookkeeping
+        stop = pos[1] if len(pos) > 1 else (pos[0] if pos else None)
+        if stop is None:
+            return None
+        bound = _bound(facts, stop.value)
+        if bound is not None:
+            return LARGE if bound >= SMALL_RANGE else None
+        inner = stop.value
+        if isinstance(inner, cst.Call) and facts.names.qname(inner.func) == "builtins.len" and inner.args:
+            sized = _symbol(facts, loop, inner.args[0].value)
+            if sized is not None and sized.size is not None:
+                return LARGE if sized.size >= SMALL_RANGE else None
+            if sized is not None and _from_array(sized):
+                return LARGE
+            return UNSIZED if sized is None or sized.numeric else None
+        return UNSIZED
+    sym = _symbol(facts, loop, node) if isinstance(node, cst.Name) else infer_symbol(node, facts)
     if sym is None or (sym.size is not None and sym.size < SMALL_RANGE):
-        return False
-    return sym.numeric or sym.kind in ("ndarray", "tensor")
+        return None
+    if sym.kind == "range" and isinstance(sym.node, cst.Call):
+        return _numeric(facts, loop, sym.node)
+    if sym.numeric or sym.kind in ("ndarray", "tensor"):
+        return LARGE if sym.size is not None or _from_array(sym) else UNSIZED
+    return None
+
+
+def _from_array(sym: Symbol) -> bool:
+    """An array or tensor, or a list made from one (``arr.tolist()``): data, not bookkeeping."""
+    if sym.kind in ("ndarray", "tensor"):
+        return True
+    node = sym.node
+    return sym.kind == "list" and sym.numeric and isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+
+
+def _body_names(loop: Loop) -> set[str]:
+    node = loop.node
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return names_used(node.elt)
+    if isinstance(node, cst.DictComp):
+        return names_used(node.value)
+    return names_used(node.body) if isinstance(node, (cst.For, cst.While)) else set()
+
+
+def _symbol(facts: Facts, loop: Loop, node: cst.BaseExpression) -> Symbol | None:
+    """What a name held when the loop started (``xs = [f(x) for x in xs]`` rebinds it after)."""
+    if isinstance(node, cst.Name) and loop.scope.binder(node.value) is not None:
+        return None  # a parameter holds whatever the caller passes
+    if isinstance(node, cst.Name) and node.value in loop.iter_symbols:
+        return loop.iter_symbols[node.value]
+    return facts.symbol(node) if isinstance(node, cst.Name) else None
+
+
+def _bound(facts: Facts, node: cst.BaseExpression) -> int | None:
+    """``1000`` or a name assigned a literal integer in the cell."""
+    value = int_value(node)
+    if value is not None or not isinstance(node, cst.Name):
+        return value
+    for assign in reversed(facts.assigns):
+        if isinstance(assign.node, cst.Assign) and any(
+            isinstance(t, cst.Name) and t.value == node.value for t in assign.targets
+        ):
+            return int_value(assign.value)
+    return None
+
+
+def _nested(facts: Facts, loop: Loop) -> bool:
+    """The loop sits in (or is part of) another loop over numbers and its body reads both loops'
+    variables: a grid walked element by element (``x[i][j]``, ``f(p, j)``)."""
+    used = _body_names(loop)
+    outer = loop.parent
+    while outer is not None:
+        if (
+            outer.kind != "while"
+            and used & outer.targets
+            and any(_numeric(facts, outer, p) for p in _iter_parts(facts, outer.iter))
+        ):
+            return True
+        outer = outer.parent
+    node = loop.node
+    return isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and (
+        node.for_in.inner_for_in is not None
+    )
 
 
 def _uses(node: cst.CSTNode, names: frozenset[str]) -> bool:
@@ -73,9 +140,14 @@ def _uses(node: cst.CSTNode, names: frozenset[str]) -> bool:
 def python_loop_arithmetic(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
-    Flags a `for` loop or comprehension over a long numeric sequence (`range(n)`, a NumPy array,
-    `list(range(..))`, `.tolist()`) whose body computes one number per element and collects it
-    (`out.append(x * 2)`, `[x ** 2 for x in xs]`, `total += x * w`, `c[i] = a[i] + b[i]`).
+    Flags a `for` loop or comprehension over a long numeric sequence (`range(n)` with `n` of at
+    least 1,000, a NumPy array, `list(range(..))`, `.tolist()`; or a grid of index loops nested in
+    each other) whose body computes one number per element and collects it (`out.append(x * 2)`,
+    `[x ** 2 for x in xs]`, `total += x * w`, `c[i] = a[i] + b[i]`). Not flagged: joining or
+    repeating lists and strings (`[bos] + tokens`, `" " + name`), bodies that call a model or any
+    function working on whole arrays, recurrences (`x[i + 1] = x[i] - lr * g`: each step needs
+    the previous one), and single loops of unknown length over an index (tiny data and
+    iterative algorithms look the same there).
 
     ## Why is this bad?
     Each element costs a trip through the interpreter: a boxed number, a bytecode dispatch per
@@ -107,29 +179,82 @@ def python_loop_arithmetic(facts: Facts) -> Iterator[Hit]:
         if loop.kind == "while" or not loop.targets:
             continue
         parts = _iter_parts(facts, loop.iter)
-        if not parts or not all(_is_numeric(facts, p) for p in parts):
+        kinds = [_numeric(facts, loop, p) for p in parts]
+        if not parts or None in kinds:
             continue
-        if _collects_arithmetic(loop):
+        if LARGE not in kinds and not _nested(facts, loop):
+            continue  # one loop of unknown length: tiny data and iterative algorithms look the same
+        if _collects_arithmetic(facts, loop):
             yield loop.node
 
 
-def _collects_arithmetic(loop: Loop) -> bool:
-    node = loop.node
-    if isinstance(node, cst.DictComp):
-        return is_arithmetic(node.value) and _uses(node.value, loop.targets)
-    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        return is_arithmetic(node.elt) and _uses(node.elt, loop.targets)
-    for call in loop.calls:
-        if call.loop is loop and call.method == "append" and len(call.node.args) == 1:
-            value = call.node.args[0].value
-            if is_arithmetic(value) and _uses(value, loop.targets):
+def _element(value: cst.BaseExpression, targets: frozenset[str]) -> bool:
+    """``total += x`` / ``total += xs[i]``: the element itself."""
+    if isinstance(value, cst.Name):
+        return value.value in targets
+    return isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and bool(names_used(value) & targets)
+
+
+def _textual(facts: Facts, node: cst.BaseExpression) -> bool:
+    """An operand that holds text: a string name (``start = " "``), an item of a list of strings."""
+    for sub in walk(node):
+        if isinstance(sub, cst.Subscript):
+            sub = sub.value
+        if isinstance(sub, cst.Name):
+            sym = facts.symbols.get(sub.value)
+            held = sym.node if sym is not None else None
+            if isinstance(held, (cst.SimpleString, cst.FormattedString)):
                 return True
+            if isinstance(held, (cst.List, cst.Tuple)) and held.elements and all(
+                isinstance(e.value, (cst.SimpleString, cst.FormattedString)) for e in held.elements
+            ):
+                return True
+    return False
+
+
+def _sliced(target: cst.Subscript) -> bool:
+    """``out[:, t:t + 1] = ...``: a whole column per iteration, already array work."""
+    return any(isinstance(el.slice, cst.Slice) for el in target.slice)
+
+
+def _recurrence(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """``x[i + 1] = x[i] - lr * g``: each element depends on the previous one (an iterative
+    algorithm), which no single array expression computes."""
+    root = target
+    while isinstance(root, (cst.Subscript, cst.Attribute)):
+        root = root.value
+    return isinstance(root, cst.Name) and root.value in names_used(value)
+
+
+def _collects_arithmetic(facts: Facts, loop: Loop) -> bool:
+    node = loop.node
+    def numbers(value: cst.BaseExpression) -> bool:
+        return is_scalar_arithmetic(value) and _uses(value, loop.targets) and not _textual(facts, value)
+
+    if isinstance(node, cst.DictComp):
+        return numbers(node.value)
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return numbers(node.elt)
+    own = [c for c in loop.calls if c.loop is loop and c.method == "append" and len(c.node.args) == 1]
+    appended = [c.node.args[0].value for c in own]
+    if any(numbers(value) for value in appended):
+        return True
     for assign in loop.assigns:
         if assign.loop is not loop or assign.value is None or not _uses(assign.value, loop.targets):
             continue
-        if isinstance(assign.node, cst.AugAssign) and isinstance(assign.targets[0], cst.Name):
+        if (
+            isinstance(assign.node, cst.AugAssign)
+            and isinstance(assign.targets[0], cst.Name)
+            and (is_scalar_arithmetic(assign.value) or _element(assign.value, loop.targets))
+        ):
             return True
-        if isinstance(assign.targets[0], cst.Subscript) and is_arithmetic(assign.value):
+        target = assign.targets[0]
+        if (
+            isinstance(target, cst.Subscript)
+            and not _sliced(target)
+            and numbers(assign.value)
+            and not _recurrence(target, assign.value)
+        ):
             return True
     return False
 
