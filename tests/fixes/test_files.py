@@ -141,8 +141,8 @@ def _nb(source_as_list: bool = True, extra: str = "é") -> dict:
             {"cell_type": "markdown", "id": "m", "metadata": {}, "source": src(f"# {extra} ∑\nfh.readlines()")},
             {"id": "c1", "cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
              "source": src(f"%%aiperf\n# {extra}\n" + SRC)},
-            {"cell_type": "code", "execution_count": None, "id": "c2", "metadata": {}, "outputs": [
-                {"name": "stdout", "output_type": "stream", "text": [f"{extra}\n", "done\n"]}], "source": src("x = 1\n")},
+            {"cell_type": "code", "execution_count": None, "id": "c2", "metadata": {}, "source": src("x = 1\n"),
+             "outputs": [{"name": "stdout", "output_type": "stream", "text": [f"{extra}\n", "done\n"]}]},
             {"cell_type": "code", "execution_count": None, "id": "c3", "metadata": {}, "outputs": [], "source": []},
         ],
     }
