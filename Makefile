@@ -20,10 +20,12 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# No "get notified about Jupyter news?" question and no update check: the demo greets with the tutorial.
 demo: setup
 	@echo "JupyterLab with aiperf_magic: http://localhost:$(PORT)/lab/tree/00_quickstart.ipynb"
 	$(VENV)/bin/jupyter lab --no-browser --port=$(PORT) --ServerApp.root_dir=notebooks \
-		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1 --allow-root
+		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1 --allow-root \
+		--LabApp.news_url=None --LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate
 
 test: setup
 	$(VENV)/bin/lint-imports

@@ -20,6 +20,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from ..cell.source import split_magic_cell
 from ..measure.run import CellRun, RunOptions
+from ..measure.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from .hook import _NO_RESULT, parent_cell_id
 from .subcommands import SUBCOMMANDS, CommandContext, SessionState, resolve
 
@@ -43,7 +44,7 @@ class AiperfMagics(Magics):
               help="Return the Report as the cell's result (it becomes Out[n] and _).")
     @argument("--var", metavar="NAME", help="Store the Report in the user namespace under NAME.")
     @argument("--interval", metavar="MS", type=float, default=20.0,
-              help="Sampling period in milliseconds (default 20).")
+              help="Sampling period in milliseconds, from 0.5 to 10000 (default 20).")
     @argument("--no-hotspots", action="store_true", help="Do not sample which line is running.")
     @argument("--text", action="store_true", help="Show the plain-text view only.")
     @argument("--no-gpu", action="store_true", help="Do not sample GPUs or synchronise CUDA.")
@@ -190,7 +191,8 @@ def parse_options(magics: AiperfMagics, line: str) -> Any:
 
 
 def check_options(args: Any) -> None:
-    if not args.interval > 0:
-        raise UsageError("--interval must be a positive number of milliseconds")
+    if not MIN_INTERVAL_S * 1000 <= args.interval <= MAX_INTERVAL_S * 1000:  # NaN and inf fail too
+        raise UsageError(f"--interval must be between {MIN_INTERVAL_S * 1000:g} and {MAX_INTERVAL_S * 1000:g} "
+                         f"milliseconds, not {args.interval:g}")
     if args.var is not None and not args.var.isidentifier():
         raise UsageError(f"--var needs a Python name, not {args.var!r}")
