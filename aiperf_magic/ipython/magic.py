@@ -45,6 +45,10 @@ class AiperfMagics(Magics):
     @argument("--var", metavar="NAME", help="Store the Report in the user namespace under NAME.")
     @argument("--interval", metavar="MS", type=float, default=20.0,
               help="Sampling period in milliseconds, from 0.5 to 10000 (default 20).")
+    @argument("--budget", metavar="S", type=float, default=None,
+              help="Seconds the work after the cell (analysis, DataFrame profiling, verdict) may take; "
+                   "past it, frames and columns are sampled and the report says what was left out "
+                   "(default: 0.5 s or a quarter of the cell's time, whichever is longer).")
     @argument("--no-hotspots", action="store_true", help="Do not sample which line is running.")
     @argument("--text", action="store_true", help="Show the plain-text view only.")
     @argument("--no-gpu", action="store_true", help="Do not sample GPUs or synchronise CUDA.")
@@ -75,6 +79,9 @@ class AiperfMagics(Magics):
 
             %%aiperf -o --text
             slow_function()
+
+            %%aiperf --budget 5
+            frames = {name: load(name) for name in names}   # profile every column of every frame
 
         Line-magic subcommands (``%aiperf <subcommand>``)::
 
@@ -135,6 +142,9 @@ class AiperfMagics(Magics):
             # IPython 9 numbers a stored cell before pre_run_cell: the result has the number the user sees.
             report.execution_count = getattr(result, "execution_count", None) or report.execution_count
             self._deliver(report, args, as_return=False)
+        except KeyboardInterrupt:  # Ctrl-C while the report was being built or shown: stop quietly
+            run.cancel()
+            print("aiperf: report stopped by Ctrl-C (the cell's own result is unchanged).")
         except Exception as exc:
             run.cancel()
             print(f"aiperf: report failed ({type(exc).__name__}: {exc}); the cell itself ran normally.")
@@ -143,7 +153,7 @@ class AiperfMagics(Magics):
     def _new_run(self, body: str, args: Any, *, root_code: Any, line_offset: int,
                  cell_id: str | None = None) -> CellRun:
         options = RunOptions(interval=args.interval, hotspots=not args.no_hotspots, gpu=not args.no_gpu,
-                             torch_profile=args.torch_profile, text=args.text)
+                             torch_profile=args.torch_profile, text=args.text, budget=args.budget)
         return CellRun(body, user_ns=self.shell.user_ns, options=options,
                        cell_id=cell_id or parent_cell_id(self.shell),
                        execution_count=getattr(self.shell, "execution_count", None),
@@ -194,5 +204,7 @@ def check_options(args: Any) -> None:
     if not MIN_INTERVAL_S * 1000 <= args.interval <= MAX_INTERVAL_S * 1000:  # NaN and inf fail too
         raise UsageError(f"--interval must be between {MIN_INTERVAL_S * 1000:g} and {MAX_INTERVAL_S * 1000:g} "
                          f"milliseconds, not {args.interval:g}")
+    if args.budget is not None and not 0 <= args.budget < float("inf"):  # NaN fails too
+        raise UsageError(f"--budget must be a number of seconds (0 or more), not {args.budget:g}")
     if args.var is not None and not args.var.isidentifier():
         raise UsageError(f"--var needs a Python name, not {args.var!r}")

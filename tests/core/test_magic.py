@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 
 import pytest
-
 from IPython.utils.capture import capture_output
 
 from aiperf_magic.measure.sampler import live_threads
