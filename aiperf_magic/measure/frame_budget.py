@@ -33,11 +33,17 @@ def spread_order(n: int) -> list[int]:
     return out
 
 
+def _itemsizes(frame: Any) -> list[int]:
+    """Bytes per row of each column without following object pointers, read from the dtypes only
+    (``memory_usage`` would build a Series per column: 60 ms for 300 columns)."""
+    dtypes = list(frame.dtypes) if frame.ndim == 2 else [frame.dtype]
+    return [int(getattr(dtype, "itemsize", 8) or 8) for dtype in dtypes]
+
+
 def shallow_bytes(frame: Any) -> int:
-    """Memory without following object pointers: cheap (no Python call per value)."""
+    """Memory without following object pointers: cheap (no Python call per value or column)."""
     try:
-        usage = frame.memory_usage(index=False, deep=False)
-        return int(usage.sum()) if hasattr(usage, "sum") else int(usage)
+        return len(frame) * sum(_itemsizes(frame))
     except Exception:
         return 0
 
@@ -63,7 +69,7 @@ def estimate_left_out(frame: Any, measured: dict[int, ColumnProfile], total: int
     if len(measured) >= total:
         return 0
     try:
-        shallow = list(frame.memory_usage(index=False, deep=False)) if frame.ndim == 2 else [shallow_bytes(frame)]
+        sizes = _itemsizes(frame)
         dtypes: Sequence[Any] = list(frame.dtypes) if frame.ndim == 2 else [frame.dtype]
     except Exception:
         return 0
@@ -71,13 +77,13 @@ def estimate_left_out(frame: Any, measured: dict[int, ColumnProfile], total: int
     objects = [c.memory_bytes for i, c in measured.items() if _is_object(dtypes[i])]
     per_row = sum(objects) / (len(objects) * rows) if objects else None
     estimate = 0
-    for i in range(min(total, len(shallow))):
+    for i in range(min(total, len(sizes))):
         if i in measured:
             continue
         if per_row is not None and _is_object(dtypes[i]):
             estimate += int(per_row * rows)
         else:
-            estimate += int(shallow[i])
+            estimate += sizes[i] * len(frame)
     return estimate
 
 

@@ -86,12 +86,16 @@ def profile_frame(
     deadline = clock() + budget_s
     measured: dict[int, Any] = {}
     order = spread_order(min(len(labels), MAX_COLUMNS))  # wherever time runs out, spread across the frame
+    # text/object columns cost about a microsecond per value: when they cannot all fit, fewer rows each
+    started, quick = clock(), len(frame) * len(order) * 1e-6 > budget_s
     for k, i in enumerate(order):
         if k and clock() > deadline:
             break
+        if k == 1:  # the first column tells whether every column fits
+            quick = quick or (clock() - started) * len(order) > budget_s
         label = labels[i]
         try:  # a column is taken out of the frame only when it is profiled
-            column = profile_column(label, frame.iloc[:, i] if is_frame else frame)
+            column = profile_column(label, frame.iloc[:, i] if is_frame else frame, quick=quick)
         except Exception as exc:  # odd data must never cost the report
             prof.notes.append(f"column {label!r} skipped: {type(exc).__name__}: {exc}")
             continue

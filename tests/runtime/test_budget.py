@@ -55,8 +55,13 @@ def test_a_frame_past_its_budget_is_sampled_and_its_memory_estimated() -> None:
     assert 3 <= len(names) < 40 and names == sorted(names, key=lambda n: int(n[1:]))
     assert set(names) == {f"c{i}" for i in spread_order(40)[: len(names)]}  # c0, c20, c10, c30, c5...
     assert any("profiled" in n and "of 40 columns, spread across the frame" in n for n in prof.notes)
+    # the budget could not cover 40 columns: text columns were measured on fewer rows each
+    assert {c.measured_on for c in prof.columns} == {"sample of 2000 rows"}
+    assert all(c.suggested_dtype == "category" and c.safe for c in prof.columns)
     real = int(frame.memory_usage(deep=True).sum())
     assert abs(prof.memory_bytes - real) < 0.05 * real
+    full = profile_frame("wide", frame.iloc[:, :3])  # with time enough, every row is measured
+    assert {c.measured_on for c in full.columns} == {"full"} and len(full.columns) == 3
 
 
 class FakeRun:
