@@ -18,6 +18,7 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from ..apply.origin import ORIGINS, origin_of
 from ..cell.source import split_magic_cell
 from ..measure.run import CellRun, RunOptions
 from ..measure.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
@@ -154,10 +155,13 @@ class AiperfMagics(Magics):
                  cell_id: str | None = None) -> CellRun:
         options = RunOptions(interval=args.interval, hotspots=not args.no_hotspots, gpu=not args.no_gpu,
                              torch_profile=args.torch_profile, text=args.text, budget=args.budget)
-        return CellRun(body, user_ns=self.shell.user_ns, options=options,
-                       cell_id=cell_id or parent_cell_id(self.shell),
-                       execution_count=getattr(self.shell, "execution_count", None),
-                       root_code=root_code, line_offset=line_offset)
+        run = CellRun(body, user_ns=self.shell.user_ns, options=options,
+                      cell_id=cell_id or parent_cell_id(self.shell),
+                      execution_count=getattr(self.shell, "execution_count", None),
+                      root_code=root_code, line_offset=line_offset)
+        # which notebook ran the cell: an Apply later edits that notebook only (a copy keeps the ids)
+        ORIGINS.remember(run.cell_id, origin_of(_parent(self.shell)))
+        return run
 
     def _deliver(self, report: Any, args: Any, *, as_return: bool) -> Any:
         self.state.remember(report)
@@ -188,6 +192,15 @@ class AiperfMagics(Magics):
         if func is None:
             raise UsageError(f"unknown subcommand {argv[0]!r}; known: {', '.join(SUBCOMMANDS)}")
         return func(CommandContext(shell=self.shell, state=self.state), argv[1:])
+
+
+def _parent(shell: Any) -> Any:
+    """The execute request being run (None outside a kernel)."""
+    kernel: Any = getattr(shell, "kernel", None)
+    try:
+        return kernel.get_parent() if hasattr(kernel, "get_parent") else getattr(kernel, "_parent_header", None)
+    except Exception:
+        return None
 
 
 def parse_options(magics: AiperfMagics, line: str) -> Any:

@@ -65,7 +65,11 @@ def test_a_failing_cell_shows_one_traceback_at_the_users_line_then_the_report():
 def test_the_report_carries_the_cell_id_that_jupyterlab_sends():
     from jupyter_client.manager import start_new_kernel
 
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+    import os
+
+    # Jupyter Server starts a notebook's kernel with the notebook's path in JPY_SESSION_NAME
+    env = {**os.environ, "JPY_SESSION_NAME": str(ROOT / "work" / "train.ipynb")}
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=env)
 
     def execute(code: str, cell_id: str) -> dict:
         """An execute request as JupyterLab 4 sends it: the cell id rides in the metadata."""
@@ -81,8 +85,14 @@ def test_the_report_carries_the_cell_id_that_jupyterlab_sends():
     try:
         assert execute("%load_ext aiperf_magic", "c0")["content"]["status"] == "ok"
         assert execute("%%aiperf --var r\nx = 1", "cell-1234")["content"]["status"] == "ok"
-        reply = kc.execute_interactive("", user_expressions={"id": "r.cell_id"}, timeout=30)
-        assert reply["content"]["user_expressions"]["id"]["data"]["text/plain"] == "'cell-1234'"
+        origin = "__import__('aiperf_magic.apply.origin').apply.origin.ORIGINS.lookup('cell-1234')"
+        reply = kc.execute_interactive("", user_expressions={"id": "r.cell_id", "origin": origin}, timeout=30)
+        expressions = reply["content"]["user_expressions"]
+        assert expressions["id"]["data"]["text/plain"] == "'cell-1234'"
+        # the notebook that ran it: its path, and the session of the connection that sent the request
+        assert expressions["origin"]["data"]["text/plain"] == (
+            f"Origin(path={str(ROOT / 'work' / 'train.ipynb')!r}, session={kc.session.session!r})"
+        )
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)
