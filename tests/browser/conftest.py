@@ -107,6 +107,8 @@ def start_server(
         "IPYTHONDIR": str(base / "ipython"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
         "JUPYTER_PLATFORM_DIRS": "1",
+        # the data folder above before the environment's: an installed aiperf-magic must not shadow this build
+        "JUPYTER_PREFER_ENV_PATH": "0",
         **(extra_env or {}),
     }
     port = free_port()
@@ -127,10 +129,21 @@ def start_server(
     server = Server(app, f"http://127.0.0.1:{port}", root, proc, log)
     try:
         _wait_ready(server)
+        _check_extension(server)
     except Exception:
         stop_server(server)
         raise
     return server
+
+
+def _check_extension(server: Server) -> None:
+    """The page loads this checkout's build of the extension (its remoteEntry file), no other."""
+    built = json.loads((built_extension() / "package.json").read_text())["jupyterlab"]["_build"]["load"]
+    page = "lab" if server.app == "lab" else "tree"
+    with urllib.request.urlopen(f"{server.url}/{page}", timeout=30) as resp:
+        html = resp.read().decode()
+    if built not in html:
+        raise RuntimeError(f"jupyter {server.app} does not serve this checkout's extension build ({built})")
 
 
 def stop_server(server: Server) -> None:

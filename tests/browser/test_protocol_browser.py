@@ -29,11 +29,10 @@ RUN_IN = """async ([path, code]) => {
   return out;
 }""".replace("MAIN", MAIN)
 # Ask the extension for an edit the way the panel does, through the kernel's Bridge.
-ASK = """import threading
-from aiperf_magic.apply.bridge import Bridge
-from aiperf_magic.apply.origin import ORIGINS
+ASK = """from aiperf_magic.apply.bridge import Bridge
+from aiperf_magic.apply.origin import Origin
 _replies = []
-Bridge().request({op!r}, {cell_id!r}, {source!r}, {expect!r}, _replies.append, notebook=ORIGINS.lookup({cell_id!r}))
+Bridge().request({op!r}, {cell_id!r}, {source!r}, {expect!r}, _replies.append, notebook=Origin(None, {session!r}))
 """
 
 
@@ -51,18 +50,30 @@ def panel_of(page: Any, path: str) -> Any:
     return page.locator(f"#{node_id}")
 
 
-def run_all_in(page: Any, path: str) -> None:
-    page.evaluate(
-        f"""async p => {{ const w = {MAIN}.find(w => w.context.path === p);
-             window.jupyterapp.shell.activateById(w.id);
-             await window.jupyterapp.commands.execute('notebook:run-all-cells'); }}""",
-        path,
+def run_cell_in(page: Any, path: str, index: int) -> None:
+    """Runs one cell the way a user does: click its prompt, Ctrl+Enter (no new cell below)."""
+    panel_of(page, path).locator(".jp-Cell").nth(index).locator(".jp-InputPrompt").click()
+    page.wait_for_function(f"p => {NB}.context.path === p", arg=path)
+    page.keyboard.press("Control+Enter")
+
+
+def run_and_wait(page: Any, path: str, index: int) -> None:
+    """Runs the cell and waits until the kernel has answered it."""
+    run_cell_in(page, path, index)
+    page.wait_for_function(
+        f"""([p, i]) => {{ const w = {MAIN}.find(w => w.context.path === p);
+             const cell = w.content.widgets[i];
+             return cell.model.executionCount !== null && cell.promptNode.textContent.indexOf('*') < 0; }}""",
+        arg=[path, index],
+        timeout=180_000,
     )
 
 
 def ask(page: Any, path: str, op: str, cell_id: str, source: str | None, expect_text: str) -> str:
-    """Sends one request from the kernel and returns the reply the extension gave."""
-    page.evaluate(RUN_IN, [path, ASK.format(op=op, cell_id=cell_id, source=source, expect=expect_text)])
+    """Sends one request from the kernel, naming the notebook at ``path``; returns the reply."""
+    session = page.evaluate(f"p => {MAIN}.find(w => w.context.path === p).sessionContext.session.kernel.clientId", path)
+    code = ASK.format(op=op, cell_id=cell_id, source=source, expect=expect_text, session=session)
+    page.evaluate(RUN_IN, [path, code])
     deadline = time.monotonic() + 20
     while page.evaluate(RUN_IN, [path, "print(len(_replies))"]).strip() != "1":  # the reply is a kernel message
         assert time.monotonic() < deadline, "no reply from the extension"
@@ -91,31 +102,37 @@ def test_lab_copied_notebook_sharing_cell_ids_edits_only_the_one_that_ran(page: 
     page.wait_for_function(f"k => {NB}.sessionContext.session?.kernel?.id === k", arg=kernel_id)
     page.wait_for_function(f"() => {NB}.sessionContext.session?.kernel?.status === 'idle'")
     clients = page.evaluate(f"() => {MAIN}.map(w => w.sessionContext.session.kernel.clientId)")
-    assert len(set(clients)) == 2  # one kernel, one connection per notebook
+    paths = page.evaluate(f"() => {MAIN}.map(w => w.context.path)")
+    assert paths == ["original.ipynb", "copy.ipynb"] and len(set(clients)) == 2  # one connection each
 
-    # both run the same cell id; the original last, so "the latest run" would name the original
-    run_all_in(page, "copy.ipynb")
-    wait_for_panel(panel_of(page, "copy.ipynb"))
-    run_all_in(page, "original.ipynb")
+    # Both run the same cell id, the copy last: "the latest run" would name the copy. (Only the first
+    # connection to a kernel in a page handles comms, so the original shows the panel.)
+    run_and_wait(page, "original.ipynb", 0)
+    run_and_wait(page, "original.ipynb", 1)
     wait_for_panel(panel_of(page, "original.ipynb"))
+    run_and_wait(page, "copy.ipynb", 0)
+    run_and_wait(page, "copy.ipynb", 1)
+    lookup = "from aiperf_magic.apply.origin import ORIGINS\nprint(ORIGINS.lookup('loop-cell').session)"
+    latest = page.evaluate(RUN_IN, ["original.ipynb", lookup])
+    assert latest.strip() == clients[1], (latest, clients)  # the kernel saw the copy run it last
     shots("both-ran")
     before = sources(page)
     assert before["copy.ipynb"] == before["original.ipynb"] == [SETUP, ROW_LOOP]
-
-    found = panel_of(page, "copy.ipynb").locator(".aiperf-card").filter(has_text="AIP301").first
+    # Apply in the original's panel: the request names the original, though the copy ran last
+    found = panel_of(page, "original.ipynb").locator(".aiperf-card").filter(has_text="AIP301").first
     found.scroll_into_view_if_needed()
     button(found, "Try").click()
     expect(found.locator(".aiperf-equal")).to_contain_text("equal", timeout=180_000)
     button(found, "Apply").click()
     expect(found.locator(".aiperf-status-ok")).to_contain_text("Applied")
     after = sources(page)
-    assert after["original.ipynb"] == [SETUP, ROW_LOOP]  # the original is untouched
-    assert after["copy.ipynb"][0] == SETUP and "iterrows" not in after["copy.ipynb"][1]
-    shots("applied-in-the-copy-only")
+    assert after["copy.ipynb"] == [SETUP, ROW_LOOP]  # the copy is untouched
+    assert after["original.ipynb"][0] == SETUP and "iterrows" not in after["original.ipynb"][1]
+    shots("applied-in-the-original-only")
     button(found, "Undo").click()
     expect(found.locator(".aiperf-status-ok")).to_contain_text("Undone")
     assert sources(page) == before
-    shots("undone-in-the-copy")
+    shots("undone-in-the-original")
 
     # Undo is only for what the extension did: a cell it never inserted is not deleted...
     reply = ask(page, "original.ipynb", "undo", "setup-cell", None, SETUP)
