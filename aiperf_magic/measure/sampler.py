@@ -17,7 +17,7 @@ from ..report import GpuSeries, Samples
 from .hotspots import LineSampler
 from .probes.base import THREAD_PREFIX, Probe
 
-# The sampling periods a cell may ask for: below half a millisecond the sampler's own reading costs
+# The sampling periods %%aiperf accepts: below half a millisecond the sampler's own reading costs
 # more than the period; above ten seconds a cell gets too few readings to say anything.
 MIN_INTERVAL_S = 0.0005
 MAX_INTERVAL_S = 10.0
@@ -36,8 +36,10 @@ class Sampler:
     def __init__(self, probes: list[Probe], *, interval_s: float = 0.02,
                  clock: Callable[[], float] = time.perf_counter, capacity: int = 3000,
                  lines: LineSampler | None = None) -> None:
-        if not MIN_INTERVAL_S <= interval_s <= MAX_INTERVAL_S:  # also refuses NaN and infinity
-            raise ValueError(f"interval must be between {MIN_INTERVAL_S} and {MAX_INTERVAL_S} s, not {interval_s}")
+        # a period the thread cannot wait for (infinity, NaN, beyond TIMEOUT_MAX) would end in an
+        # OverflowError inside the thread, after the cell started: refuse it here
+        if not 0 < interval_s <= threading.TIMEOUT_MAX:
+            raise ValueError(f"interval must be a positive number of seconds, not {interval_s}")
         self.probes = probes
         self.interval_s = interval_s
         self.clock = clock
