@@ -9,9 +9,12 @@ symbolic link, and never when it is read-only or when a fix cannot be written in
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import stat
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -133,8 +136,25 @@ def _write(path: Path, data: bytes) -> None:
         mode = path.stat().st_mode
         if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
             raise FixError(path, "read-only file: not rewritten")
-        fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        with _ctrl_c_after():  # a file is never left half written
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
     except OSError as exc:
         raise FixError(path, f"could not write the fix ({exc.strerror or exc})") from None
+
+
+@contextlib.contextmanager
+def _ctrl_c_after() -> Iterator[None]:
+    """Holds Ctrl-C (SIGINT) back until the block is done, then raises it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt

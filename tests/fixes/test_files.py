@@ -231,3 +231,31 @@ def test_malformed_notebooks_are_one_line_errors(tmp_path: Path, raw: str, reaso
     message = str(info.value)
     assert message.startswith(f"{path}: ") and reason in message and "\n" not in message
     assert path.read_bytes() == raw.encode("latin-1")
+
+
+def test_ctrl_c_while_writing_never_leaves_a_half_written_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import signal
+
+    path = tmp_path / "m.py"
+    path.write_text(SRC)
+    real_fdopen = os.fdopen
+
+    class Interrupted:
+        def __init__(self, fh: object) -> None:
+            self.fh = fh
+
+        def __enter__(self) -> Interrupted:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.fh.close()  # type: ignore[attr-defined]
+
+        def write(self, data: bytes) -> int:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C between the truncation and the write
+            return self.fh.write(data[:10]) + self.fh.write(data[10:])  # type: ignore[attr-defined, no-any-return]
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode: Interrupted(real_fdopen(fd, mode)))
+    with pytest.raises(KeyboardInterrupt):
+        fix_file(path, write=True)
+    assert path.read_text() == SRC.replace("fh.readlines()", "fh")  # whole: the Ctrl-C came after
