@@ -251,7 +251,8 @@ def test_apply_after_try_says_what_the_try_proved(ip: Any) -> None:
 
     ip.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(3000), 'b': range(3000)})")
     with capture_output() as out:
-        ip.run_cell("%%aiperf\ntotal = 0\nfor _, row in frame.iterrows():\n    total += row['a'] * row['b']\n")
+        # the loop variable is not `_`: a cell that assigns `_` stops IPython from updating it later
+        ip.run_cell("%%aiperf\ntotal = 0\nfor idx, row in frame.iterrows():\n    total += row['a'] * row['b']\n")
         ip.run_cell("%aiperf apply AIP301")
         ip.run_cell("%aiperf try AIP301 --repeat 1")
         ip.run_cell("%aiperf apply AIP301")

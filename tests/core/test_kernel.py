@@ -63,9 +63,9 @@ def test_a_failing_cell_shows_one_traceback_at_the_users_line_then_the_report():
 
 
 def test_the_report_carries_the_cell_id_that_jupyterlab_sends():
-    from jupyter_client.manager import start_new_kernel
-
     import os
+
+    from jupyter_client.manager import start_new_kernel
 
     # Jupyter Server starts a notebook's kernel with the notebook's path in JPY_SESSION_NAME
     env = {**os.environ, "JPY_SESSION_NAME": str(ROOT / "work" / "train.ipynb")}
