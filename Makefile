@@ -20,10 +20,13 @@ $(VENV)/.installed: pyproject.toml
 
 setup: $(VENV)/.installed
 
+# JUPYTER_CONFIG_PATH adds binder/labconfig, which turns off JupyterLab's "get notified about Jupyter
+# news?" question (and its update check); --LabApp.news_url=None keeps the server from fetching news.
 demo: setup
 	@echo "JupyterLab with aiperf_magic: http://localhost:$(PORT)/lab/tree/00_quickstart.ipynb"
+	JUPYTER_CONFIG_PATH="$(CURDIR)/binder$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
 	$(VENV)/bin/jupyter lab --no-browser --port=$(PORT) --ServerApp.root_dir=notebooks \
-		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1 --allow-root
+		--IdentityProvider.token='' --ServerApp.ip=127.0.0.1 --allow-root --LabApp.news_url=None
 
 test: setup
 	$(VENV)/bin/lint-imports

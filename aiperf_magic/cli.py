@@ -1,7 +1,8 @@
 """``aiperf`` command line: ``aiperf lint PATH...``, ``aiperf rules``, ``aiperf explain CODE``.
 
-Exit codes of ``lint``: 0 nothing found, 1 findings, 2 usage or read error (a file that could not
-be read is reported and the others are still checked).
+Exit codes of ``lint``: 0 nothing found, 1 findings (with ``--diff``: a fix to show), 2 usage error
+or a file that could not be read, fixed or written (each is reported once, on stderr, and the
+other files are still checked). Links skipped by ``--fix``/``--diff`` are named on stderr.
 """
 
 from __future__ import annotations
@@ -99,67 +100,70 @@ def with_preview(select: list[str] | None, preview: bool) -> list[str] | None:
 
 
 def _lint(args: argparse.Namespace) -> int:
-    from .lint.files import ReadError, iter_files, lint_path
+    """One pass over the files: each is fixed (``--fix``/``--diff``) and then checked, and each
+    problem with a file is printed once, on stderr, with the exit code 2 at the end."""
+    from .lint.files import ReadError, Skipped, iter_files, lint_path
     from .lint.formats import RENDERERS
 
     args.select = with_preview(args.select, args.preview)
-    if args.fix or args.diff:
-        fixed = _fix(args)
-        if fixed is None:
-            return EXIT_ERROR
-        if args.diff:
-            if fixed == "error":
-                return EXIT_ERROR
-            return EXIT_FINDINGS if fixed and not args.exit_zero else EXIT_CLEAN
+    rewriting = bool(args.fix or args.diff)
+    fix_file = _fix_file() if rewriting else None
+    if rewriting and fix_file is None:
+        return EXIT_ERROR
     items: list[Any] = []
-    errors: list[ReadError] = []
-    for entry in iter_files(args.paths):
-        result = entry if isinstance(entry, ReadError) else lint_path(entry, select=args.select, ignore=args.ignore)
-        if isinstance(result, ReadError):
-            errors.append(result)
-        else:
-            items.extend(result)
-    for err in errors:
-        print(f"aiperf: error: {err.path}: {err.reason}", file=sys.stderr)
-    print(RENDERERS[args.format](items))
-    if errors:
+    failed = changed = 0
+    for entry in iter_files(args.paths, rewriting=rewriting):
+        if isinstance(entry, Skipped):
+            print(f"aiperf: warning: {entry.path}: {entry.reason}", file=sys.stderr)
+            continue
+        if isinstance(entry, ReadError):
+            print(f"aiperf: error: {entry.path}: {entry.reason}", file=sys.stderr)
+            failed += 1
+            continue
+        if fix_file is not None:
+            try:
+                result = fix_file(
+                    Path(entry),
+                    select=args.select,
+                    ignore=args.ignore,
+                    unsafe=args.unsafe_fixes,
+                    write=bool(args.fix and not args.diff),
+                )
+            except (OSError, ValueError) as exc:  # unreadable, malformed, or not writable: one line
+                where = "" if str(exc).startswith(str(entry)) else f"{entry}: "
+                print(f"aiperf: error: {where}{exc}", file=sys.stderr)
+                failed += 1
+                continue
+            changed += bool(result.changed)
+            if args.diff:
+                if result.diff:
+                    sys.stdout.write(result.diff)
+                continue
+        found = lint_path(entry, select=args.select, ignore=args.ignore)
+        if isinstance(found, ReadError):
+            print(f"aiperf: error: {found.path}: {found.reason}", file=sys.stderr)
+            failed += 1
+            continue
+        items.extend(found)
+    if args.diff:
+        if failed:
+            return EXIT_ERROR
+        return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
+    if args.fix and changed:
+        print(f"aiperf: fixed {changed} file{'s' if changed > 1 else ''}", file=sys.stderr)
+    print(RENDERERS[args.format](items, unread=failed))
+    if failed:
         return EXIT_ERROR
     return EXIT_FINDINGS if items and not args.exit_zero else EXIT_CLEAN
 
 
-def _fix(args: argparse.Namespace) -> bool | str | None:
-    """Apply (``--fix``) or show (``--diff``) fixes: True if any file changes, "error" if a file
-    could not be fixed (reported; the others still are), None if fixes are unavailable."""
+def _fix_file() -> Any:
     try:
         from .lint.fix_files import fix_file
     except ImportError as exc:
         print(f"aiperf: error: fixes are not available in this installation ({exc})", file=sys.stderr)
         return None
-    from .lint.files import ReadError, iter_files
-
-    changed, failed = False, False
-    for entry in iter_files(args.paths):
-        if isinstance(entry, ReadError):
-            print(f"aiperf: error: {entry.path}: {entry.reason}", file=sys.stderr)
-            failed = True
-            continue
-        try:
-            result = fix_file(
-                Path(entry),
-                select=args.select,
-                ignore=args.ignore,
-                unsafe=args.unsafe_fixes,
-                write=bool(args.fix and not args.diff),
-            )
-        except (OSError, ValueError) as exc:  # unreadable file, invalid notebook JSON (UnicodeError too)
-            where = "" if str(exc).startswith(str(entry)) else f"{entry}: "
-            print(f"aiperf: error: {where}{exc}", file=sys.stderr)
-            failed = True
-            continue
-        changed = changed or bool(result.changed)
-        if args.diff and result.diff:
-            sys.stdout.write(result.diff)
-    return "error" if failed and args.diff else changed
+    return fix_file
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,6 +8,12 @@
 2. Memory saved by the suggested dtypes (MB = 10^6 bytes here) on a realistic frame (numeric columns and low-cardinality
    strings), per kind of change, next to the figures the seed article gives.
 3. The ThreadProbe's cost per sampler tick with 1, 8 and 32 parked threads.
+4. The object-heavy cell (20 frames of 300 object columns x 20,000 rows) under ``%%aiperf``: the
+   body's time next to the whole cell's, which adds the work after the cell (bounded by its budget:
+   0.5 s or a quarter of the body, whichever is longer) and the report.
+
+    python benchmarks/frames.py --heavy-only              # section 4 alone (~1 GB of RAM)
+    python benchmarks/frames.py --heavy-only --budget 5   # the same with %%aiperf --budget 5
 """
 
 from __future__ import annotations
@@ -114,16 +120,56 @@ def probe_cost(ticks: int) -> None:
         print(f"   {parked + 1:>3} Python threads: {statistics.median(costs) * 1e6:6.1f} µs per tick")
 
 
+HEAVY_BODY = """\
+import numpy as np, pandas as pd
+words = np.array(["alpha", "beta", "gamma", "delta"], dtype=object)
+rng = np.random.default_rng(0)
+for i in range({frames}):
+    globals()[f"df{{i}}"] = pd.DataFrame(words[rng.integers(0, 4, ({rows}, {columns}))], dtype=object)
+"""
+
+
+def object_heavy(frames: int, columns: int, rows: int, budget: float | None) -> None:
+    """Section 4, in IPython's own shell: the cell's body vs the whole cell, seen from outside."""
+    from IPython.testing.globalipapp import get_ipython
+    from IPython.utils.capture import capture_output
+
+    ip = get_ipython()
+    ip.run_line_magic("load_ext", "aiperf_magic")
+    ip.run_cell("import numpy, pandas")  # imports are not the cell's work
+    with capture_output():
+        ip.run_cell("%%aiperf --text --no-gpu\nwarm = 1")  # aiperf's own first-use imports neither
+    options = "--text --no-gpu --var _bench" + (f" --budget {budget:g}" if budget is not None else "")
+    body = HEAVY_BODY.format(frames=frames, columns=columns, rows=rows)
+    with capture_output():
+        t0 = time.perf_counter()
+        ip.run_cell(f"%%aiperf {options}\n{body}")
+        whole = time.perf_counter() - t0
+    report = ip.user_ns["_bench"]
+    profiled = sum(len(f.columns) for f in report.frames)
+    print(f"\n4. Object-heavy cell: {frames} frames x {columns} object columns x {rows:,} rows ({options})")
+    print(f"   body {report.wall_s:6.2f} s   whole cell {whole:6.2f} s   after the body {whole - report.wall_s:5.2f} s")
+    print(f"   frames profiled {len(report.frames)} of {frames}, columns profiled {profiled} of {frames * columns}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="skip the 10-million-row frame")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--heavy-only", action="store_true", help="only section 4, the object-heavy cell")
+    parser.add_argument("--budget", type=float, default=None, help="%%%%aiperf --budget for section 4")
+    parser.add_argument("--heavy", default="20,300,20000", help="frames,columns,rows of section 4")
     args = parser.parse_args()
+    frames, columns, rows = (int(x) for x in args.heavy.split(","))
+    if args.heavy_only:
+        object_heavy(frames, columns, rows, args.budget)
+        return
     print(f"pandas {pd.__version__}, numpy {np.__version__}, Python {sys.version.split()[0]}\n")
     sizes = [100_000, 1_000_000] + ([] if args.quick else [10_000_000])
     profile_times(sizes, args.repeat)
     savings(1_000_000)
     probe_cost(2000)
+    object_heavy(frames, columns, rows, args.budget)
 
 
 if __name__ == "__main__":

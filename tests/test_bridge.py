@@ -8,6 +8,7 @@ import pytest
 from IPython.core.error import UsageError
 
 from aiperf_magic.apply.bridge import Bridge, Reply, parse_reply, ran_text
+from aiperf_magic.apply.origin import Origin, Origins, origin_of
 from aiperf_magic.ipython.commands.apply import apply_command
 from aiperf_magic.ipython.subcommands import CommandContext, SessionState
 from aiperf_magic.report import Finding, Fix, Report
@@ -60,7 +61,11 @@ def rig() -> Any:
             self.comms: list[FakeComm] = []
             self.timers: list[FakeTimer] = []
             self.replies: list[Reply] = []
-            self.bridge = Bridge(open_comm=self.open, timer=self.timer, timeout_s=3.0)
+            self.origins = Origins()
+            self.asking: dict[str, Any] | None = None  # the message being answered (a click)
+            self.bridge = Bridge(
+                open_comm=self.open, timer=self.timer, timeout_s=3.0, origins=self.origins, parent=lambda: self.asking
+            )
 
         def open(self, target_name: str, data: dict[str, Any]) -> FakeComm:
             comm = FakeComm(target_name, data)
@@ -87,9 +92,45 @@ def test_request_opens_one_comm_with_the_fixed_fields(rig: Any) -> None:
         "cell_id": "c1",
         "source": "%%aiperf\nnew\n",
         "expect": "%%aiperf\nold\n",
+        "path": None,  # the kernel never saw this cell run: the extension then needs a unique cell id
+        "session": None,
     }
     assert rig.timers[0].started and rig.timers[0].seconds == 3.0
     assert rig.replies == []  # asynchronous: nothing until the front end answers
+
+
+def test_request_names_the_notebook_the_cell_ran_in(rig: Any) -> None:
+    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-a"))
+    rig.send()
+    assert (rig.comms[0].data["path"], rig.comms[0].data["session"]) == ("/work/a.ipynb", "client-a")
+
+
+def test_a_cell_id_that_ran_in_two_notebooks_goes_to_the_one_clicked(rig: Any) -> None:
+    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-a"))
+    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-copy"))  # a copy, sharing the kernel
+    rig.asking = {"header": {"session": "client-a"}}  # Apply clicked in the original's panel
+    rig.send()
+    rig.asking = {"header": {"session": "elsewhere"}}
+    rig.send()
+    assert [c.data["session"] for c in rig.comms] == ["client-a", "client-copy"]  # else: the latest run
+    rig.bridge.request("replace", "c1", "x", "y", rig.replies.append, notebook=Origin("p", "given"))
+    assert rig.comms[-1].data["session"] == "given"
+
+
+def test_an_inserted_cell_is_remembered_in_the_notebook_it_was_inserted_in(rig: Any) -> None:
+    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-a"))
+    rig.send(op="insert_below")
+    rig.comms[0].reply({"ok": True, "reason": "", "new_cell_id": "c9", "path": "a.ipynb"})
+    assert rig.replies[0].path == "a.ipynb"
+    rig.send(op="undo", cell_id="c9")
+    assert (rig.comms[1].data["path"], rig.comms[1].data["session"]) == ("a.ipynb", "client-a")
+
+
+def test_origin_of_an_execute_request() -> None:
+    parent = {"header": {"session": "client-a", "msg_type": "execute_request"}, "metadata": {"cellId": "c1"}}
+    assert origin_of(parent, {"JPY_SESSION_NAME": "/srv/nb.ipynb"}) == Origin("/srv/nb.ipynb", "client-a")
+    assert origin_of(None, {}) == Origin(None, None)
+    assert origin_of({"header": "odd"}, {}) == Origin(None, None)
 
 
 def test_reply_ends_the_request_once(rig: Any) -> None:
@@ -210,7 +251,8 @@ def test_apply_after_try_says_what_the_try_proved(ip: Any) -> None:
 
     ip.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(3000), 'b': range(3000)})")
     with capture_output() as out:
-        ip.run_cell("%%aiperf\ntotal = 0\nfor _, row in frame.iterrows():\n    total += row['a'] * row['b']\n")
+        # the loop variable is not `_`: a cell that assigns `_` stops IPython from updating it later
+        ip.run_cell("%%aiperf\ntotal = 0\nfor idx, row in frame.iterrows():\n    total += row['a'] * row['b']\n")
         ip.run_cell("%aiperf apply AIP301")
         ip.run_cell("%aiperf try AIP301 --repeat 1")
         ip.run_cell("%aiperf apply AIP301")

@@ -220,3 +220,109 @@ def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path) -> None:
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.stdout.count("\n") == 1 and "AIP301" in proc.stdout
     assert "Traceback" not in proc.stderr and "BrokenPipe" not in proc.stderr
+
+
+# -- --fix stays in its tree, keeps going, and says what it could not do ------------------------------
+
+ROW_LOOP = "with open(path) as fh:\n    for line in fh.readlines():\n        n += 1\n"
+
+
+def test_fix_never_writes_through_a_link_that_leaves_the_tree(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tree, outside = tmp_path / "tree", tmp_path / "outside"
+    tree.mkdir(), outside.mkdir()
+    (outside / "victim.py").write_text(ROW_LOOP)
+    (tree / "link.py").symlink_to("../outside/victim.py")
+    (tree / "own.py").write_text(ROW_LOOP)
+    (tree / "alias.py").symlink_to("own.py")  # a link to a file of the tree: fixed once, as itself
+    (tree / "dir-link").symlink_to("../outside", target_is_directory=True)  # never entered
+    assert main(["lint", "--fix", "--preview", str(tree)]) == 0
+    err = capsys.readouterr().err
+    assert (outside / "victim.py").read_text() == ROW_LOOP
+    assert "for line in fh:" in (tree / "own.py").read_text() and (tree / "alias.py").is_symlink()
+    warning = f"aiperf: warning: {tree / 'link.py'}: a symbolic link to ../outside/victim.py, outside the paths given"
+    assert warning in err
+    assert err.count("warning") == 1 and "fixed 1 file" in err
+    # named on the command line, the link is still not written through
+    assert main(["lint", "--fix", "--preview", str(tree / "link.py")]) == 0
+    assert (outside / "victim.py").read_text() == ROW_LOOP
+    assert "a symbolic link to ../outside/victim.py" in capsys.readouterr().err
+    # --diff previews --fix: the same link is skipped
+    assert main(["lint", "--diff", "--preview", str(tree)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and "link.py: a symbolic link" in captured.err
+
+
+def test_broken_and_looping_links_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "gone.py").symlink_to("missing.py")
+    (tmp_path / "loop.py").symlink_to("loop.py")
+    (tmp_path / "slow.py").write_text(SLOW_PY)
+    assert main(["lint", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'gone.py'}: a broken symbolic link (to missing.py): skipped" in err
+    assert f"{tmp_path / 'loop.py'}: a symbolic link that loops: skipped" in err
+
+
+@pytest.mark.parametrize("mode", ["--fix", "--diff"])
+def test_malformed_notebooks_are_one_line_and_the_next_files_still_fixed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str
+) -> None:
+    (tmp_path / "a_list.ipynb").write_text("[]")
+    (tmp_path / "b_cell.ipynb").write_text('{"cells": [1]}')
+    (tmp_path / "c_int.ipynb").write_text('{"cells": [{"cell_type": "code", "source": 7}]}')
+    (tmp_path / "d_good.py").write_text(ROW_LOOP)
+    assert main(["lint", mode, "--preview", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    errors = captured.err.strip().splitlines()
+    assert [line.split(": ")[2].rsplit("/", 1)[-1] for line in errors if "error" in line] == [
+        "a_list.ipynb", "b_cell.ipynb", "c_int.ipynb"
+    ]
+    assert "Traceback" not in captured.err and "All checks passed!" not in captured.out
+    if mode == "--fix":
+        assert "for line in fh:" in (tmp_path / "d_good.py").read_text()
+        assert "3 files could not be read or fixed" in captured.out
+    else:
+        assert "+    for line in fh:" in captured.out
+
+
+def test_a_write_failure_is_a_message_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "locked.py").write_text(ROW_LOOP)
+    (tmp_path / "locked.py").chmod(0o444)
+    (tmp_path / "open.py").write_text(ROW_LOOP)
+    assert main(["lint", "--fix", "--preview", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert f"aiperf: error: {tmp_path / 'locked.py'}: read-only file: not rewritten" in captured.err
+    assert (tmp_path / "locked.py").read_text() == ROW_LOOP and "for line in fh:" in (tmp_path / "open.py").read_text()
+
+
+def test_each_read_error_is_printed_once_and_never_all_checks_passed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "bad.ipynb").write_text("{not json")
+    (tmp_path / "clean.py").write_text("x = 1\n")
+    for args in (["--fix"], []):
+        assert main(["lint", *args, str(tmp_path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.err.count("bad.ipynb") == 1
+        assert "All checks passed!" not in captured.out
+        assert "1 file could not be read or fixed" in captured.out
+    assert main(["lint", "--format", "sarif", str(tmp_path)]) == 2
+    invocation = json.loads(capsys.readouterr().out)["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False
+
+
+def test_sarif_uris_are_percent_encoded(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "my dir#1"
+    folder.mkdir()
+    (folder / "100% é?.py").write_text(SLOW_PY)
+    monkeypatch.chdir(tmp_path)
+    for target, uri in [
+        ("my dir#1", "my%20dir%231/100%25%20%C3%A9%3F.py"),
+        (str(folder), (folder / "100% é?.py").as_uri()),
+    ]:
+        assert main(["lint", "--format", "sarif", target]) == 1
+        run = json.loads(capsys.readouterr().out)["runs"][0]
+        assert run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == uri
+        assert "%20" in uri and " " not in uri and "#1" not in uri

@@ -2,9 +2,11 @@
 
 The JupyterLab 4 / Notebook 7 extension (``labextension/``) listens on the comm target
 ``aiperf_magic``. Each edit opens one comm whose open message carries the request
-``{op, cell_id, source, expect}``; the extension answers ``{ok, reason, new_cell_id}`` and closes
-it. Replies arrive as kernel messages after the widget callback that asked has returned, so every
-request is asynchronous and ends in exactly one call of its ``on_done``.
+``{op, cell_id, source, expect, path, session}``: ``path`` and ``session`` name the notebook the
+cell ran in (:mod:`.origin`), so that a copied notebook with the same cell ids is never edited in
+its place. The extension answers ``{ok, reason, new_cell_id, path}`` and closes the comm; it undoes
+only edits it made itself. Replies arrive as kernel messages after the widget callback that asked
+has returned, so every request is asynchronous and ends in exactly one call of its ``on_done``.
 
 Without the extension the front end closes the comm at once (no such target), or never answers
 (front ends that drop unknown comms); either way the reply says ``missing_extension`` and the
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..report import Report
+from .origin import ORIGINS, Origin, Origins, ParentSource, kernel_parent, parent_session
 
 COMM_TARGET = "aiperf_magic"
 REPLY_TIMEOUT_S = 5.0
@@ -55,6 +58,7 @@ class Reply:
     reason: str = ""
     new_cell_id: str | None = None
     missing_extension: bool = False  # True: fall back to Copy and ``%aiperf apply``
+    path: str | None = None  # the notebook the extension edited (as the front end names it)
 
 
 def cell_text(report: Report, body: str) -> str:
@@ -87,10 +91,14 @@ class Bridge:
         open_comm: CommFactory | None = None,
         timer: TimerFactory | None = None,
         timeout_s: float = REPLY_TIMEOUT_S,
+        origins: Origins | None = None,
+        parent: ParentSource = kernel_parent,
     ) -> None:
         self._open_comm = open_comm or _default_comm_factory
         self._timer = timer or _default_timer
         self.timeout_s = timeout_s
+        self.origins = origins if origins is not None else ORIGINS
+        self._parent = parent  # the message being answered: in a button callback, the click
         self.extension_missing = False  # learned from the last request; the panel shows fallbacks
 
     def request(
@@ -100,7 +108,11 @@ class Bridge:
         source: str | None,
         expect: str,
         on_done: Callable[[Reply], None],
+        *,
+        notebook: Origin | None = None,
     ) -> None:
+        """Ask the notebook for one edit. ``notebook`` names where the cell ran; by default the
+        notebook recorded when the cell ran (the one whose panel was clicked, if it ran in several)."""
         if op not in OPS:
             raise ValueError(f"op must be one of {OPS}, not {op!r}")
         if not cell_id:
@@ -126,13 +138,17 @@ class Bridge:
             on_done(reply)
 
         def on_msg(msg: dict[str, Any]) -> None:
-            finish(parse_reply((msg.get("content") or {}).get("data")))
+            reply = parse_reply((msg.get("content") or {}).get("data"))
+            if reply.ok and reply.new_cell_id:  # an inserted cell lives in the same notebook
+                self.origins.remember(reply.new_cell_id, Origin(reply.path or origin.path, origin.session))
+            finish(reply)
 
         def on_close(_msg: dict[str, Any]) -> None:
             # A close before any reply means no handler took the request.
             finish(Reply(False, NO_EXTENSION, missing_extension=True))
 
-        payload = {"op": op, "cell_id": cell_id, "source": source, "expect": expect}
+        origin = notebook or self.origins.lookup(cell_id, parent_session(self._parent())) or Origin()
+        payload = {"op": op, "cell_id": cell_id, "source": source, "expect": expect, **origin.fields()}
         comm = self._open_comm(target_name=COMM_TARGET, data=payload)
         comm.on_msg(on_msg)
         comm.on_close(on_close)
@@ -145,9 +161,10 @@ def parse_reply(data: Any) -> Reply:
     """A Reply from the extension's message, refusing anything malformed."""
     if not isinstance(data, dict) or not isinstance(data.get("ok"), bool):
         return Reply(False, f"The notebook sent an unexpected reply: {data!r}")
-    new_id = data.get("new_cell_id")
+    new_id, path = data.get("new_cell_id"), data.get("path")
     return Reply(
         ok=data["ok"],
         reason=str(data.get("reason") or ""),
         new_cell_id=new_id if isinstance(new_id, str) else None,
+        path=path if isinstance(path, str) else None,
     )

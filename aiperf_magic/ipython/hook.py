@@ -86,6 +86,9 @@ class CellHook:
         if measurer is not None:
             try:
                 handle = measurer.begin(raw, cell_id, count)
+            except KeyboardInterrupt:  # an exception out of a hook is "Error in callback" and a traceback
+                print("aiperf: measurement not started (Ctrl-C)")
+                handle = None
             except Exception as exc:  # never break the user's cell
                 print(f"aiperf: measurement not started ({type(exc).__name__}: {exc})")
                 handle = None
@@ -98,7 +101,15 @@ class CellHook:
         current, self._current = self._current, None
         if current is None or current.measurer is None:
             return
-        current.measurer.end(current.handle, result)
+        try:
+            current.measurer.end(current.handle, result)
+        except KeyboardInterrupt:
+            # Ctrl-C in aiperf's own work after the cell: IPython would print "Error in callback" and a
+            # traceback, and the cell's reply would not change; stop quietly instead.
+            cancel = getattr(current.handle, "cancel", None)
+            if callable(cancel):
+                cancel()
+            print("aiperf: stopped by Ctrl-C (the cell's own result is unchanged).")
 
 
 def parent_cell_id(shell: Any) -> str | None:

@@ -18,8 +18,10 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
+from ..apply.origin import ORIGINS, origin_of
 from ..cell.source import split_magic_cell
 from ..measure.run import CellRun, RunOptions
+from ..measure.sampler import MAX_INTERVAL_S, MIN_INTERVAL_S
 from .hook import _NO_RESULT, parent_cell_id
 from .subcommands import SUBCOMMANDS, CommandContext, SessionState, resolve
 
@@ -43,7 +45,11 @@ class AiperfMagics(Magics):
               help="Return the Report as the cell's result (it becomes Out[n] and _).")
     @argument("--var", metavar="NAME", help="Store the Report in the user namespace under NAME.")
     @argument("--interval", metavar="MS", type=float, default=20.0,
-              help="Sampling period in milliseconds (default 20).")
+              help="Sampling period in milliseconds, from 0.5 to 10000 (default 20).")
+    @argument("--budget", metavar="S", type=float, default=None,
+              help="Seconds the work after the cell (analysis, DataFrame profiling, verdict) may take; "
+                   "past it, frames and columns are sampled and the report says what was left out "
+                   "(default: 0.5 s or a quarter of the cell's time, whichever is longer).")
     @argument("--no-hotspots", action="store_true", help="Do not sample which line is running.")
     @argument("--text", action="store_true", help="Show the plain-text view only.")
     @argument("--no-gpu", action="store_true", help="Do not sample GPUs or synchronise CUDA.")
@@ -74,6 +80,9 @@ class AiperfMagics(Magics):
 
             %%aiperf -o --text
             slow_function()
+
+            %%aiperf --budget 5
+            frames = {name: load(name) for name in names}   # profile every column of every frame
 
         Line-magic subcommands (``%aiperf <subcommand>``)::
 
@@ -134,6 +143,9 @@ class AiperfMagics(Magics):
             # IPython 9 numbers a stored cell before pre_run_cell: the result has the number the user sees.
             report.execution_count = getattr(result, "execution_count", None) or report.execution_count
             self._deliver(report, args, as_return=False)
+        except KeyboardInterrupt:  # Ctrl-C while the report was being built or shown: stop quietly
+            run.cancel()
+            print("aiperf: report stopped by Ctrl-C (the cell's own result is unchanged).")
         except Exception as exc:
             run.cancel()
             print(f"aiperf: report failed ({type(exc).__name__}: {exc}); the cell itself ran normally.")
@@ -142,11 +154,14 @@ class AiperfMagics(Magics):
     def _new_run(self, body: str, args: Any, *, root_code: Any, line_offset: int,
                  cell_id: str | None = None) -> CellRun:
         options = RunOptions(interval=args.interval, hotspots=not args.no_hotspots, gpu=not args.no_gpu,
-                             torch_profile=args.torch_profile, text=args.text)
-        return CellRun(body, user_ns=self.shell.user_ns, options=options,
-                       cell_id=cell_id or parent_cell_id(self.shell),
-                       execution_count=getattr(self.shell, "execution_count", None),
-                       root_code=root_code, line_offset=line_offset)
+                             torch_profile=args.torch_profile, text=args.text, budget=args.budget)
+        run = CellRun(body, user_ns=self.shell.user_ns, options=options,
+                      cell_id=cell_id or parent_cell_id(self.shell),
+                      execution_count=getattr(self.shell, "execution_count", None),
+                      root_code=root_code, line_offset=line_offset)
+        # which notebook ran the cell: an Apply later edits that notebook only (a copy keeps the ids)
+        ORIGINS.remember(run.cell_id, origin_of(_parent(self.shell)))
+        return run
 
     def _deliver(self, report: Any, args: Any, *, as_return: bool) -> Any:
         self.state.remember(report)
@@ -179,6 +194,15 @@ class AiperfMagics(Magics):
         return func(CommandContext(shell=self.shell, state=self.state), argv[1:])
 
 
+def _parent(shell: Any) -> Any:
+    """The execute request being run (None outside a kernel)."""
+    kernel: Any = getattr(shell, "kernel", None)
+    try:
+        return kernel.get_parent() if hasattr(kernel, "get_parent") else getattr(kernel, "_parent_header", None)
+    except Exception:
+        return None
+
+
 def parse_options(magics: AiperfMagics, line: str) -> Any:
     """The ``%%aiperf`` options, or None when they do not parse (the magic then says why)."""
     try:
@@ -190,7 +214,10 @@ def parse_options(magics: AiperfMagics, line: str) -> Any:
 
 
 def check_options(args: Any) -> None:
-    if not args.interval > 0:
-        raise UsageError("--interval must be a positive number of milliseconds")
+    if not MIN_INTERVAL_S * 1000 <= args.interval <= MAX_INTERVAL_S * 1000:  # NaN and inf fail too
+        raise UsageError(f"--interval must be between {MIN_INTERVAL_S * 1000:g} and {MAX_INTERVAL_S * 1000:g} "
+                         f"milliseconds, not {args.interval:g}")
+    if args.budget is not None and not 0 <= args.budget < float("inf"):  # NaN fails too
+        raise UsageError(f"--budget must be a number of seconds (0 or more), not {args.budget:g}")
     if args.var is not None and not args.var.isidentifier():
         raise UsageError(f"--var needs a Python name, not {args.var!r}")

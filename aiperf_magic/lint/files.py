@@ -2,13 +2,17 @@
 
 In a notebook, names imported or defined by earlier code cells resolve in later ones (a notebook
 usually imports in its first cells), and line numbers are within each cell.
+
+Folders are walked without following links to folders. A file reached through a symbolic link is
+read once, under the first name found; when files are rewritten (``--fix``), links are never
+written through: a link whose target lies outside the paths given is skipped and named, one whose
+target is also found directly is fixed there. Broken and looping links are named, not passed over.
 """
 
 from __future__ import annotations
 
-import io
-import json
-import tokenize
+import errno
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +20,8 @@ from typing import Any
 
 from ..report import Finding
 from ..rules import analyze, analyze_notebook
+from .notebook import NotebookError, fixer_text, read_notebook
+from .text import EncodingError, SourceBytes
 
 SKIP_DIRS = frozenset(
     {
@@ -34,6 +40,7 @@ SKIP_DIRS = frozenset(
         "dist",
     }
 )
+SUFFIXES = (".py", ".ipynb")
 
 
 @dataclass(frozen=True)
@@ -51,21 +58,81 @@ class ReadError:
     reason: str
 
 
-def iter_files(paths: Iterable[str | Path]) -> Iterator[Path | ReadError]:
-    """Each ``.py``/``.ipynb`` file named or found (recursively) under a folder, in order."""
-    for raw in paths:
-        path = Path(raw)
+@dataclass(frozen=True)
+class Skipped:
+    """A file deliberately left alone (a link), with the reason; a warning, not an error."""
+
+    path: str
+    reason: str
+
+
+def iter_files(paths: Iterable[str | Path], *, rewriting: bool = False) -> Iterator[Path | ReadError | Skipped]:
+    """Each ``.py``/``.ipynb`` file named or found (recursively) under a folder, in order, once.
+
+    ``rewriting``: the files will be written, so symbolic links are skipped (see the module doc).
+    """
+    given = [Path(p) for p in paths]
+    roots = [os.path.realpath(p) for p in given if p.is_dir() or (p.is_file() and not p.is_symlink())]
+    found: list[Path | ReadError | Skipped] = []
+    for path in given:
         if path.is_dir():
-            for child in sorted(path.rglob("*")):
-                rel = child.relative_to(path).parts
-                if any(part in SKIP_DIRS or part.startswith(".") for part in rel[:-1]):
-                    continue
-                if child.suffix in (".py", ".ipynb") and child.is_file():
-                    yield child
+            found.extend(_walk(path))
         elif path.is_file():
-            yield path
+            found.append(path)
+        elif path.is_symlink():
+            found.append(_broken_link(path))
         else:
-            yield ReadError(str(path), "no such file or directory")
+            found.append(ReadError(str(path), "no such file or directory"))
+    real_files = {os.path.realpath(p) for p in found if isinstance(p, Path) and not p.is_symlink()}
+    seen: set[str] = set()
+    for entry in found:
+        if not isinstance(entry, Path):
+            yield entry
+            continue
+        real = os.path.realpath(entry)
+        if real in seen:
+            continue
+        if rewriting and entry.is_symlink():
+            if real in real_files:
+                continue  # the target itself is on the list: it is fixed under its own name
+            yield Skipped(str(entry), _link_note(entry, real, roots))
+            continue
+        seen.add(real)
+        yield entry
+
+
+def _walk(folder: Path) -> list[Path | Skipped]:
+    out: list[Path | Skipped] = []
+    for top, dirs, files in os.walk(folder):  # links to folders are listed in dirs, never entered
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
+        for name in files:
+            path = Path(top, name)
+            if path.suffix not in SUFFIXES:
+                continue
+            if path.is_file():
+                out.append(path)
+            elif path.is_symlink():
+                out.append(_broken_link(path))
+    return sorted(out, key=lambda entry: Path(entry.path if isinstance(entry, Skipped) else entry).parts)
+
+
+def _broken_link(path: Path) -> Skipped:
+    try:
+        path.resolve(strict=True)
+    except RuntimeError:  # Python < 3.13 reports a link loop so
+        return Skipped(str(path), "a symbolic link that loops: skipped")
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Skipped(str(path), "a symbolic link that loops: skipped")
+        return Skipped(str(path), f"a broken symbolic link (to {os.readlink(path)}): skipped")
+    return Skipped(str(path), "not a regular file: skipped")
+
+
+def _link_note(path: Path, real: str, roots: list[str]) -> str:
+    inside = any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in roots)
+    if inside:
+        return f"a symbolic link to {os.readlink(path)}: not rewritten through the link (name the file itself)"
+    return f"a symbolic link to {os.readlink(path)}, outside the paths given: not rewritten"
 
 
 def lint_path(path: Path, *, select: Any = None, ignore: Any = None) -> list[Located] | ReadError:
@@ -97,9 +164,8 @@ def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, i
 def decode_source(data: bytes) -> str | None:
     """Decode a Python file as Python does (BOM, ``# -*- coding: ... -*-``, else UTF-8)."""
     try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        return data.decode(encoding).removeprefix("\ufeff")
-    except (SyntaxError, LookupError, UnicodeDecodeError):
+        return SourceBytes.decode(data).text
+    except EncodingError:
         return None
 
 
@@ -110,30 +176,6 @@ def notebook_cells(data: bytes) -> list[tuple[str, str]] | str:
     ``worksheets[].cells``, with a code cell's text under ``input``. Cell indexes count every cell
     of every worksheet, in order."""
     try:
-        nb = json.loads(data.decode("utf-8-sig"))
-    except UnicodeDecodeError:
-        return "not UTF-8 text"
-    except json.JSONDecodeError as exc:
-        return f"invalid notebook JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-    if not isinstance(nb, dict):
-        return "invalid notebook: the file is not a JSON object"
-    raw = nb.get("cells")
-    text_key = "source"
-    if raw is None and isinstance(nb.get("worksheets"), list):
-        sheets = nb["worksheets"]
-        if not all(isinstance(w, dict) and isinstance(w.get("cells", []), list) for w in sheets):
-            return "invalid nbformat 3 notebook: a worksheet has no 'cells' list"
-        raw = [cell for sheet in sheets for cell in sheet.get("cells", [])]
-        text_key = "input"
-    if not isinstance(raw, list):
-        return "invalid notebook: no 'cells' list (nbformat 4) nor 'worksheets' (nbformat 3)"
-    cells: list[tuple[str, str]] = []
-    for cell in raw:
-        if not isinstance(cell, dict):
-            return "invalid notebook: a cell is not a JSON object"
-        kind = str(cell.get("cell_type", ""))
-        source = cell.get(text_key if kind == "code" else "source", cell.get("source", ""))
-        if isinstance(source, list):
-            source = "".join(s for s in source if isinstance(s, str))
-        cells.append((kind, source if isinstance(source, str) else ""))
-    return cells
+        return [(cell.kind, fixer_text(cell)) for cell in read_notebook(data).cells]
+    except NotebookError as exc:
+        return str(exc)

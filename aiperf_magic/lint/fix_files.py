@@ -1,18 +1,36 @@
 """Apply fixes to files on disk: ``.py`` sources and ``.ipynb`` notebooks (``aiperf lint --fix``).
 
-In a notebook only the changed code cells' ``source`` is rewritten; when the file was written the
-way Jupyter writes notebooks (one-space indent, sorted keys), every other byte stays as it was.
+Only what a fix changes is rewritten. In a ``.py`` file the encoding (PEP 263 coding line, BOM)
+and the line endings of every untouched line stay as they were; in a notebook only the changed
+cells' ``source`` values are replaced, in the file's own JSON layout (see :mod:`.notebook`).
+A file is written in place (its hard links, owner and permissions stay), never through a
+symbolic link, and never when it is read-only or when a fix cannot be written in its encoding.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable
-from dataclasses import dataclass
+import contextlib
+import os
+import signal
+import stat
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..fixes.edits import unified_diff
+from .notebook import NotebookError, fixer_text, read_notebook
+from .text import EncodingError, SourceBytes
+
+
+class FixError(ValueError):
+    """A file that could not be fixed: unreadable, malformed, or not writable. One line."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = str(path)
+        self.reason = reason
 
 
 @dataclass
@@ -20,7 +38,8 @@ class FileFix:
     path: Path
     changed: bool
     diff: str
-    cells: list[int]  # indexes (among all cells) of the notebook cells changed; empty for .py
+    cells: list[int] = field(default_factory=list)  # indexes (among all cells) of the changed notebook cells
+    written: bool = False
 
 
 def fix_source(
@@ -50,46 +69,56 @@ def fix_file(
 ) -> FileFix:
     """Fix one ``.py`` or ``.ipynb`` file; write it back only when ``write`` and something changed.
 
-    Raises ``ValueError`` (with the path and reason) for a notebook that is not valid JSON.
+    Raises ``FixError`` (a ``ValueError`` whose message starts with the path) when the file cannot
+    be read, is not a notebook lint understands, or cannot be written.
     """
     path = Path(path)
-    raw = path.read_text(encoding="utf-8")
-    opts: dict[str, Any] = {"select": select, "ignore": ignore, "unsafe": unsafe}
-    if path.suffix == ".ipynb":
-        new, cells, diff = _fix_notebook(path, raw, opts)
-    else:
-        new, cells = fix_source(raw, **opts), []
-        diff = unified_diff(raw, new, str(path)) if new != raw else ""
-    changed = new != raw
-    if changed and write:
-        path.write_text(new, encoding="utf-8")
-    return FileFix(path=path, changed=changed, diff=diff, cells=cells)
-
-
-def _fix_notebook(path: Path, raw: str, opts: dict[str, Any]) -> tuple[str, list[int], str]:
-    """(new file text, changed cell indexes, a diff per changed cell named ``path:cell N``)."""
     try:
-        nb = json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid notebook JSON ({exc})") from exc
-    changed: list[int] = []
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FixError(path, exc.strerror or str(exc)) from None
+    opts: dict[str, Any] = {"select": select, "ignore": ignore, "unsafe": unsafe}
+    try:
+        if path.suffix == ".ipynb":
+            new, cells, diff = _fix_notebook(path, data, opts)
+        else:
+            new, cells, diff = _fix_python(path, data, opts)
+    except (NotebookError, EncodingError) as exc:
+        raise FixError(path, str(exc)) from None
+    result = FileFix(path=path, changed=new != data, diff=diff, cells=cells)
+    if result.changed and write:
+        _write(path, new)
+        result.written = True
+    return result
+
+
+def _fix_python(path: Path, data: bytes, opts: dict[str, Any]) -> tuple[bytes, list[int], str]:
+    source = SourceBytes.decode(data)
+    text = source.text
+    new_text = fix_source(text, **opts)
+    if new_text == text:
+        return data, [], ""
+    return source.encode(new_text), [], unified_diff(text, new_text, str(path))
+
+
+def _fix_notebook(path: Path, data: bytes, opts: dict[str, Any]) -> tuple[bytes, list[int], str]:
+    """(new file bytes, changed cell indexes, a diff per changed cell named ``path:cell N``)."""
+    nb = read_notebook(data)
+    new_sources: dict[int, str] = {}
     diffs: list[str] = []
     # names imported in the first cells resolve in later ones, as when the notebook runs top to bottom
     context = _notebook_context()
-    for index, cell in enumerate(nb.get("cells", [])):
-        if cell.get("cell_type") != "code":
+    for index, cell in enumerate(nb.cells):
+        if cell.kind != "code":
             continue
-        src = cell.get("source", "")
-        text = "".join(src) if isinstance(src, list) else src
+        text = fixer_text(cell)
         new_text = fix_source(text, **opts, context=context)
-        if new_text == text:
-            continue
-        cell["source"] = new_text.splitlines(keepends=True) if isinstance(src, list) else new_text
-        changed.append(index)
-        diffs.append(unified_diff(text, new_text, f"{path}:cell {index}"))
-    if not changed:
-        return raw, [], ""
-    return _dump_like(nb, raw), changed, "".join(diffs)
+        if new_text != text:
+            new_sources[index] = new_text
+            diffs.append(unified_diff(text, new_text, f"{path}:cell {index}"))
+    if not new_sources:
+        return data, [], ""
+    return nb.with_sources(new_sources), sorted(new_sources), "".join(diffs)
 
 
 def _notebook_context() -> Any:
@@ -98,12 +127,34 @@ def _notebook_context() -> Any:
     return Context()
 
 
-def _dump_like(nb: dict[str, Any], raw: str) -> str:
-    """Serialise like Jupyter (indent 1, sorted keys, no ASCII escaping) when the file was so written."""
-    original = json.loads(raw)
-    for indent, sort in ((1, True), (1, False), (2, True), (2, False)):
-        text = json.dumps(original, indent=indent, sort_keys=sort, ensure_ascii=False) + "\n"
-        if text == raw or text.rstrip("\n") == raw:
-            out = json.dumps(nb, indent=indent, sort_keys=sort, ensure_ascii=False)
-            return out + ("\n" if raw.endswith("\n") else "")
-    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+def _write(path: Path, data: bytes) -> None:
+    """Rewrite ``path`` in place; a read-only file is refused even where the user could force it
+    (root), and a symbolic link is never written through (``O_NOFOLLOW``)."""
+    if path.is_symlink():
+        raise FixError(path, f"a symbolic link to {os.readlink(path)}: not written through (fix the file itself)")
+    try:
+        mode = path.stat().st_mode
+        if not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
+            raise FixError(path, "read-only file: not rewritten")
+        with _ctrl_c_after():  # a file is never left half written
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+    except OSError as exc:
+        raise FixError(path, f"could not write the fix ({exc.strerror or exc})") from None
+
+
+@contextlib.contextmanager
+def _ctrl_c_after() -> Iterator[None]:
+    """Holds Ctrl-C (SIGINT) back until the block is done, then raises it."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, _frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from .. import __version__
 from ..rules.registry import all_rules
@@ -30,11 +31,17 @@ def as_dict(item: Located) -> dict[str, Any]:
     }
 
 
-def render_json(items: list[Located]) -> str:
+def render_json(items: list[Located], unread: int = 0) -> str:
+    """The findings as a list (files that could not be read are reported on stderr)."""
     return json.dumps([as_dict(i) for i in items], indent=2)
 
 
-def render_text(items: list[Located]) -> str:
+def _files(n: int) -> str:
+    return f"{n} file" if n == 1 else f"{n} files"
+
+
+def render_text(items: list[Located], unread: int = 0) -> str:
+    """One line per finding and a summary; "All checks passed!" only when every file was read."""
     lines = []
     for item in items:
         f = item.finding
@@ -48,12 +55,15 @@ def render_text(items: list[Located]) -> str:
             f"Found {len(items)} {noun} ({fixable} with a proposed fix: `%aiperf fix` or `aiperf lint --fix`)."
         )
         lines.append("Explain a code with `aiperf explain CODE` (or `%aiperf explain CODE` in a notebook).")
-    else:
+    elif not unread:
         lines.append("All checks passed!")
+    if unread:
+        lines.append(f"{_files(unread)} could not be read or fixed (see the errors above); they were not checked.")
     return "\n".join(lines)
 
 
-def render_sarif(items: list[Located]) -> str:
+def render_sarif(items: list[Located], unread: int = 0) -> str:
+    """SARIF 2.1.0; files that could not be read make the invocation unsuccessful."""
     rules = list(all_rules().values())
     index = {r.code: i for i, r in enumerate(rules)}
     driver = {
@@ -105,15 +115,30 @@ def render_sarif(items: list[Located]) -> str:
     sarif = {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
+        "runs": [
+            {
+                "tool": {"driver": driver},
+                "invocations": [_invocation(unread)],
+                "results": results,
+            }
+        ],
     }
     return json.dumps(sarif, indent=2)
 
 
+def _invocation(unread: int) -> dict[str, Any]:
+    invocation: dict[str, Any] = {"executionSuccessful": not unread}
+    if unread:
+        text = f"{_files(unread)} could not be read or fixed; they were not checked."
+        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": text}}]
+    return invocation
+
+
 def _uri(path: str) -> str:
-    """SARIF wants URIs: relative paths stay relative (to the repository), absolute ones get file://."""
+    """SARIF wants URIs (RFC 3986): relative paths stay relative (to the repository) and are
+    percent-encoded (spaces, ``#``, ``%``, ``?``, ``:``, non-ASCII); absolute ones get file://."""
     p = Path(path)
-    return p.as_uri() if p.is_absolute() else p.as_posix()
+    return p.as_uri() if p.is_absolute() else quote(p.as_posix(), safe="/")
 
 
 RENDERERS = {"text": render_text, "json": render_json, "sarif": render_sarif}

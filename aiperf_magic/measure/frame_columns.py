@@ -21,6 +21,9 @@ from ..report import ColumnProfile
 FULL_ROWS = 200_000
 NUMERIC_FULL_ROWS = 20_000_000
 SAMPLE_ROWS = 100_000
+# When the after-cell budget cannot cover every column of a frame, text/object columns are measured
+# on this many rows instead (about ten times faster at 20,000 rows), so more columns get a look.
+QUICK_SAMPLE_ROWS = 2_000
 FLOAT32_RTOL = 1e-6  # float64 -> float32 is offered (as unsafe) when every value keeps this precision
 CATEGORY_MAX_UNIQUE_SHARE = 0.5  # object/str -> category only when at most this share of values differ
 MIN_SAVING_SHARE = 0.10  # suggestions that save less than this share of the column are not shown
@@ -39,12 +42,14 @@ def _is_numeric(dtype: Any) -> bool:
     return getattr(dtype, "kind", "O") in "iufb" and (_is_plain(dtype) or str(dtype).startswith(("Int", "UInt")))
 
 
-def _sample(col: Any) -> tuple[Any, str]:
+def _sample(col: Any, quick: bool = False) -> tuple[Any, str]:
     n = len(col)
-    if n <= (NUMERIC_FULL_ROWS if _is_numeric(col.dtype) else FULL_ROWS):
+    numeric = _is_numeric(col.dtype)
+    size = SAMPLE_ROWS if numeric or not quick else QUICK_SAMPLE_ROWS
+    if n <= (NUMERIC_FULL_ROWS if numeric else min(FULL_ROWS, size)):
         return col, "full"
-    positions = np.sort(np.random.default_rng(0).choice(n, SAMPLE_ROWS, replace=False))
-    return col.iloc[positions], f"sample of {SAMPLE_ROWS} rows"
+    positions = np.sort(np.random.default_rng(0).choice(n, size, replace=False))
+    return col.iloc[positions], f"sample of {size} rows"
 
 
 def _deep_bytes(col: Any) -> int:
@@ -79,11 +84,14 @@ def _is_plain(dtype: Any) -> bool:
     return isinstance(dtype, np.dtype)
 
 
-def profile_column(name: Any, col: Any) -> ColumnProfile:
-    """Profile one column (a Series); never raises for odd data: the reason says what was skipped."""
+def profile_column(name: Any, col: Any, *, quick: bool = False) -> ColumnProfile:
+    """Profile one column (a Series); never raises for odd data: the reason says what was skipped.
+
+    ``quick``: measure a text/object column on ``QUICK_SAMPLE_ROWS`` rows (the budget is short).
+    """
     dtype = col.dtype
     rows = len(col)
-    part, measured_on = _sample(col)
+    part, measured_on = _sample(col, quick)
     memory = _scaled_bytes(part, rows)
     prof = ColumnProfile(name=str(name), dtype=str(dtype), memory_bytes=memory, measured_on=measured_on)
     if rows == 0:

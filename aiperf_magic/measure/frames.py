@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..report import Finding, Fix, FrameProfile, Report
+from .frame_budget import biggest_first, estimate_left_out, frame_share, spread_order
 
 if TYPE_CHECKING:
     from .run import CellRun
@@ -78,26 +79,39 @@ def profile_frame(
 
     is_frame = frame.ndim == 2  # a DataFrame; a Series has one dimension
     prof = FrameProfile(name=name, kind="DataFrame" if is_frame else "Series", rows=len(frame))
-    columns = [frame.iloc[:, i] for i in range(frame.shape[1])] if is_frame else [frame]
     labels = list(frame.columns) if is_frame else [frame.name if frame.name is not None else name]
-    if is_frame and frame.columns.has_duplicates:
+    duplicated = is_frame and frame.columns.has_duplicates
+    if duplicated:
         prof.notes.append("duplicate column names: those columns get no suggestion")
     deadline = clock() + budget_s
-    for i, (label, col) in enumerate(zip(labels, columns, strict=True)):
-        if i >= MAX_COLUMNS or clock() > deadline:
-            prof.notes.append(f"profiled {i} of {len(columns)} columns (budget {budget_s:g} s)")
+    measured: dict[int, Any] = {}
+    order = spread_order(min(len(labels), MAX_COLUMNS))  # wherever time runs out, spread across the frame
+    # text/object columns cost about a microsecond per value: when they cannot all fit, fewer rows each
+    started, quick = clock(), len(frame) * len(order) * 1e-6 > budget_s
+    for k, i in enumerate(order):
+        if k and clock() > deadline:
             break
-        try:
-            column = profile_column(label, col)
+        if k == 1:  # the first column tells whether every column fits
+            quick = quick or (clock() - started) * len(order) > budget_s
+        label = labels[i]
+        try:  # a column is taken out of the frame only when it is profiled
+            column = profile_column(label, frame.iloc[:, i] if is_frame else frame, quick=quick)
         except Exception as exc:  # odd data must never cost the report
             prof.notes.append(f"column {label!r} skipped: {type(exc).__name__}: {exc}")
             continue
-        if is_frame and frame.columns.has_duplicates and list(frame.columns).count(label) > 1:
+        if duplicated and labels.count(label) > 1:
             column.suggested_dtype, column.saving_bytes, column.reason = None, 0, "duplicate column name"
-        prof.columns.append(column)
+        measured[i] = column
+    prof.columns = [measured[i] for i in sorted(measured)]
+    left_out = estimate_left_out(frame, measured, len(labels))
+    if len(measured) < len(labels):
+        prof.notes.append(
+            f"profiled {len(measured)} of {len(labels)} columns, spread across the frame (budget {budget_s:.2g} s); "
+            f"the memory of the others is estimated"
+        )
     deep_index = len(frame) <= FULL_ROWS  # a huge object index would take seconds to measure deeply
     index_bytes = int(frame.index.memory_usage(deep=deep_index))
-    prof.memory_bytes = index_bytes + sum(c.memory_bytes for c in prof.columns)
+    prof.memory_bytes = index_bytes + sum(c.memory_bytes for c in prof.columns) + left_out
     prof.saving_bytes = sum(c.saving_bytes for c in prof.columns if c.suggested_dtype)
     if any(c.measured_on != "full" for c in prof.columns):
         prof.notes.append("memory of big columns estimated from a sample of their rows")
@@ -197,13 +211,26 @@ class FramesStage:
     def after(self, run: CellRun, report: Report) -> None:
         if _pandas() is None:
             return
-        frames = changed_frames(run.user_ns, run.state.get(STATE_KEY, {}))
+        # biggest first, each with a fair share of the after-cell budget (run.deadline)
+        frames = biggest_first(changed_frames(run.user_ns, run.state.get(STATE_KEY, {})))
         if len(frames) > MAX_FRAMES:
             skipped = ", ".join(name for name, _ in frames[MAX_FRAMES:])
             report.notes.append(f"frames not profiled (more than {MAX_FRAMES} changed): {skipped}")
-        for name, frame in frames[:MAX_FRAMES]:
+        frames = frames[:MAX_FRAMES]
+        deadline, clock = getattr(run, "deadline", None), getattr(run, "clock", time.perf_counter)
+        for done, (name, frame) in enumerate(frames):
+            share = frame_share(deadline, clock, len(frames) - done, self.budget_s)
+            if share is None:
+                left = ", ".join(n for n, _ in frames[done:])
+                report.notes.append(f"frames not profiled (the after-cell budget was spent; %%aiperf --budget S "
+                                    f"gives more): {left}")
+                return
             try:
-                prof = profile_frame(name, frame, budget_s=self.budget_s)
+                prof = profile_frame(name, frame, budget_s=share, clock=clock)
+            except KeyboardInterrupt:
+                left = ", ".join(n for n, _ in frames[done:])
+                report.notes.append(f"frames not profiled (stopped by Ctrl-C): {left}")
+                raise
             except Exception as exc:
                 report.notes.append(f"frame {name} not profiled: {type(exc).__name__}: {exc}")
                 continue

@@ -19,7 +19,7 @@ from .hotspots import LineSampler
 from .probes.base import Probe
 from .probes.cuda import CudaClock
 from .sampler import Sampler
-from .stages import Stage, default_stages
+from .stages import Stage, budget_for, default_stages, run_after
 
 
 @dataclass
@@ -31,6 +31,7 @@ class RunOptions:
     gpu: bool = True
     torch_profile: bool = False
     text: bool = False
+    budget: float | None = None  # seconds for the work after the cell; None: see stages.budget_for
 
 
 class CellRun:
@@ -67,6 +68,7 @@ class CellRun:
         self._rss0: int | None = None
         self._peak_reset = False
         self.finished = False
+        self.deadline: float | None = None  # when the stages after the cell should be done (clock time)
 
     def start(self) -> None:
         for stage in self._stages:
@@ -118,13 +120,14 @@ class CellRun:
         report.notes.extend(self.notes)
         report.notes.extend(self.sampler.notes)
         report.notes.extend(self._cuda.notes)
-        for stage in self._stages:
-            try:
-                stage.after(self, report)
-            except Exception as exc:
-                report.notes.append(f"{getattr(stage, 'name', type(stage).__name__)} failed: "
-                                    f"{type(exc).__name__}: {exc}")
+        self.deadline = self._clock() + budget_for(wall, self.options.budget)
+        run_after(self._stages, self, report)
         return report
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """The run's clock (stages measure their budget with it)."""
+        return self._clock
 
     def _peak_rss(self, sampled: list[int | None], final: int | None) -> int | None:
         values = [v for v in sampled if v is not None]

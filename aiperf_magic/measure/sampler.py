@@ -17,6 +17,11 @@ from ..report import GpuSeries, Samples
 from .hotspots import LineSampler
 from .probes.base import THREAD_PREFIX, Probe
 
+# The sampling periods %%aiperf accepts: below half a millisecond the sampler's own reading costs
+# more than the period; above ten seconds a cell gets too few readings to say anything.
+MIN_INTERVAL_S = 0.0005
+MAX_INTERVAL_S = 10.0
+
 _SCALAR_COLUMNS = (
     "cpu_percent", "cpu_per_core", "rss_bytes", "mem_available_bytes", "swap_used_bytes",
     "read_bytes", "write_bytes", "busy_threads",
@@ -31,8 +36,10 @@ class Sampler:
     def __init__(self, probes: list[Probe], *, interval_s: float = 0.02,
                  clock: Callable[[], float] = time.perf_counter, capacity: int = 3000,
                  lines: LineSampler | None = None) -> None:
-        if interval_s <= 0:
-            raise ValueError("interval must be positive")
+        # a period the thread cannot wait for (infinity, NaN, beyond TIMEOUT_MAX) would end in an
+        # OverflowError inside the thread, after the cell started: refuse it here
+        if not 0 < interval_s <= threading.TIMEOUT_MAX:
+            raise ValueError(f"interval must be a positive number of seconds, not {interval_s}")
         self.probes = probes
         self.interval_s = interval_s
         self.clock = clock

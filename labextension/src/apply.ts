@@ -1,9 +1,11 @@
 /**
  * The edits one request may make to a notebook: replace a cell's source, insert a cell below it,
  * or undo either. Every edit first checks that the cell still holds the text the kernel expects,
- * so a cell the user changed after the run is never overwritten.
+ * so a cell the user changed after the run is never overwritten; only the notebook the cell ran
+ * in is edited (a copied notebook keeps its cells' ids), and Undo only undoes edits this
+ * extension made.
  */
-import type { INotebookModel, NotebookPanel } from '@jupyterlab/notebook';
+import type { INotebookModel } from '@jupyterlab/notebook';
 
 export type Op = 'replace' | 'insert_below' | 'undo';
 
@@ -12,20 +14,41 @@ export interface IRequest {
   cell_id: string;
   source: string | null;
   expect: string;
+  /** The notebook the kernel was started for (absolute, or relative to the server root), or null. */
+  path: string | null;
+  /** The `session` of the execute request that ran the cell: its notebook's kernel connection. */
+  session: string | null;
 }
 
 export interface IReply {
   ok: boolean;
   reason: string;
   new_cell_id: string | null;
+  /** The notebook that was edited (relative to the server root); null when nothing was. */
+  path: string | null;
+}
+
+/** What the edits need to know of one open notebook. */
+export interface INotebookView {
+  model: INotebookModel | null;
+  /** The notebook's path, relative to the server root. */
+  path: string;
+  /** The client id of the notebook's kernel connection (the `session` of its requests). */
+  clientId: string | null;
 }
 
 const EDITED =
   'The cell was edited after aiperf ran it, so it was left as it is. ' +
   'Run the cell again with %%aiperf to get a fix for the current code.';
 const MISSING =
-  'The cell is not open in any notebook on this kernel (it was deleted, or its notebook was closed). ' +
-  'Reopen the notebook and run the cell again.';
+  'The notebook that ran this cell is not open on this kernel, or the cell is no longer in it ' +
+  '(it was deleted, or its notebook was closed). Reopen the notebook and run the cell again.';
+const AMBIGUOUS =
+  'Several open notebooks on this kernel hold a cell with this id (a copied notebook?), and the ' +
+  'kernel did not say which one ran it, so none was edited. Run the cell again.';
+const NOT_OURS =
+  'aiperf did not make this edit in this browser window (or it was already undone), so it left ' +
+  'the cell as it is. Use Edit > Undo in the notebook instead.';
 
 /** Validates the untrusted message the kernel sent; returns a refusal reason or the request. */
 export function parseRequest(data: unknown): IRequest | string {
@@ -48,11 +71,18 @@ export function parseRequest(data: unknown): IRequest | string {
   if (d.op !== 'undo' && typeof d.source !== 'string') {
     return 'The request carries no new source.';
   }
+  for (const key of ['path', 'session'] as const) {
+    if (d[key] !== undefined && d[key] !== null && typeof d[key] !== 'string') {
+      return `The request's ${key} must be text or null.`;
+    }
+  }
   return {
     op: d.op,
     cell_id: d.cell_id,
     source: (d.source as string | null) ?? null,
-    expect: d.expect
+    expect: d.expect,
+    path: (d.path as string | null | undefined) || null,
+    session: (d.session as string | null | undefined) || null
   };
 }
 
@@ -70,17 +100,88 @@ function findCell(model: INotebookModel, cellId: string): number {
   return -1;
 }
 
-function reply(ok: boolean, reason = '', newCellId: string | null = null): IReply {
-  return { ok, reason, new_cell_id: newCellId };
+function reply(ok: boolean, reason = '', newCellId: string | null = null, path: string | null = null): IReply {
+  return { ok, reason, new_cell_id: newCellId, path };
 }
 
 /**
- * Applies one request to the first of `panels` holding the cell. `panels` are the notebooks
- * whose kernel sent the request: panels of other kernels are never searched.
+ * Whether the kernel's `named` path is the notebook at the front end's `path`: the same, or the
+ * same file under the server's root (the kernel knows absolute paths).
  */
-export function applyRequest(panels: NotebookPanel[], req: IRequest): IReply {
-  for (const panel of panels) {
-    const model = panel.content.model;
+function pathScore(path: string, named: string): number {
+  const a = path.replace(/\\/g, '/').replace(/^\/+/, '');
+  const b = named.replace(/\\/g, '/');
+  return a !== '' && (b === a || b.endsWith('/' + a)) ? a.length : 0;
+}
+
+/** The notebooks the request may edit: the one it names, else none (or a reason to refuse). */
+export function notebooksOf(
+  views: INotebookView[],
+  req: IRequest,
+  clientPaths: Map<string, string>
+): INotebookView[] | string {
+  if (req.session) {
+    const live = views.filter(v => v.clientId === req.session);
+    if (live.length) {
+      return live;
+    }
+  }
+  // The notebook's connection is gone (it was closed and reopened): find it by its path, as this
+  // window knew it, else as the kernel knows it; the longest match is the most specific.
+  const path = (req.session && clientPaths.get(req.session)) || req.path;
+  if (path) {
+    const scores = views.map(v => pathScore(v.path, path));
+    const best = Math.max(0, ...scores);
+    return best ? views.filter((_, i) => scores[i] === best) : [];
+  }
+  // An older kernel names no notebook: only a cell id held by exactly one notebook is edited.
+  const holders = views.filter(v => v.model && findCell(v.model, req.cell_id) >= 0);
+  return new Set(holders.map(v => v.model)).size > 1 ? AMBIGUOUS : holders;
+}
+
+/** Edits this extension made, per kernel session: only these may be undone. */
+export class Ledger {
+  private _edits = new Map<string, Map<string, { kind: 'replaced' | 'inserted'; path: string }>>();
+
+  record(kernelSession: string, cellId: string, kind: 'replaced' | 'inserted', path: string): void {
+    let edits = this._edits.get(kernelSession);
+    if (!edits) {
+      edits = new Map();
+      this._edits.set(kernelSession, edits);
+    }
+    edits.set(cellId, { kind, path });
+  }
+
+  /** Whether this extension made this kind of edit to this cell of this notebook (and forgets it). */
+  take(kernelSession: string, cellId: string, kind: 'replaced' | 'inserted', path: string): boolean {
+    const edits = this._edits.get(kernelSession);
+    const edit = edits?.get(cellId);
+    if (!edits || !edit || edit.kind !== kind || edit.path !== path) {
+      return false;
+    }
+    edits.delete(cellId);
+    return true;
+  }
+}
+
+/**
+ * Applies one request to the notebook it names among `views` (the notebooks whose kernel sent
+ * it: notebooks of other kernels are never searched). `kernelSession` identifies the kernel
+ * process that asked; the `ledger` holds the edits made for it.
+ */
+export function applyRequest(
+  views: INotebookView[],
+  req: IRequest,
+  ledger: Ledger,
+  kernelSession: string,
+  clientPaths: Map<string, string>
+): IReply {
+  const targets = notebooksOf(views, req, clientPaths);
+  if (typeof targets === 'string') {
+    return reply(false, targets);
+  }
+  for (const view of targets) {
+    const model = view.model;
     if (!model) {
       continue;
     }
@@ -103,15 +204,26 @@ export function applyRequest(panels: NotebookPanel[], req: IRequest): IReply {
       if (added) {
         added.trusted = false;
       }
-      return reply(true, '', inserted.getId());
+      ledger.record(kernelSession, inserted.getId(), 'inserted', view.path);
+      return reply(true, '', inserted.getId(), view.path);
     }
-    if (req.op === 'undo' && req.source === null) {
-      // Undoing an insert: the inserted cell goes away again.
-      model.sharedModel.deleteCell(index);
-      return reply(true);
+    if (req.op === 'undo') {
+      // An undo with no source deletes a cell this extension inserted; with a source, it puts back
+      // a cell this extension replaced. Anything else is not ours to undo.
+      const kind = req.source === null ? 'inserted' : 'replaced';
+      if (!ledger.take(kernelSession, req.cell_id, kind, view.path)) {
+        return reply(false, NOT_OURS);
+      }
+      if (kind === 'inserted') {
+        model.sharedModel.deleteCell(index);
+      } else {
+        cell.sharedModel.setSource(req.source ?? '');
+      }
+      return reply(true, '', null, view.path);
     }
     cell.sharedModel.setSource(req.source ?? '');
-    return reply(true);
+    ledger.record(kernelSession, req.cell_id, 'replaced', view.path);
+    return reply(true, '', null, view.path);
   }
   return reply(false, MISSING);
 }

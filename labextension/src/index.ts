@@ -2,17 +2,20 @@
  * aiperf-magic: the notebook side of aiperf's one-click apply.
  *
  * The kernel opens a comm on the target `aiperf_magic` for each edit it asks for, with the
- * request in the open message: `{op, cell_id, source, expect}`. This extension checks the cell,
- * edits it, replies `{ok, reason, new_cell_id}` and closes the comm. Only INotebookTracker is
- * required, so the same build runs in JupyterLab 4 and Notebook 7.
+ * request in the open message: `{op, cell_id, source, expect, path, session}`. This extension
+ * finds the notebook the request names, checks the cell, edits it, replies
+ * `{ok, reason, new_cell_id, path}` and closes the comm. Only INotebookTracker is required, so
+ * the same build runs in JupyterLab 4 and Notebook 7.
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
-import { applyRequest, parseRequest, type IReply } from './apply';
+import { applyRequest, Ledger, parseRequest, type INotebookView, type IReply } from './apply';
 
 export const COMM_TARGET = 'aiperf_magic';
+/** How long a window that never held the requesting notebook waits before answering by path. */
+const DEFER_MS = 1500;
 
 /**
  * Every open connection to a kernel sees the same comm_open (two notebooks on one kernel, or
@@ -20,15 +23,27 @@ export const COMM_TARGET = 'aiperf_magic';
  * rather than reply twice or close a comm that another panel is answering.
  */
 const claimed = new Set<string>();
+/** The edits made here, per kernel session: Undo is refused for any other cell. */
+const ledger = new Ledger();
+/** Kernel connection client id -> the notebook it belonged to, kept after the notebook closes. */
+const clientPaths = new Map<string, string>();
 
-function panelsOfKernel(tracker: INotebookTracker, kernelId: string): NotebookPanel[] {
-  const panels: NotebookPanel[] = [];
+function viewsOfKernel(tracker: INotebookTracker, kernelId: string): INotebookView[] {
+  const views: INotebookView[] = [];
   tracker.forEach(panel => {
-    if (panel.sessionContext.session?.kernel?.id === kernelId) {
-      panels.push(panel);
+    const kernel = panel.sessionContext.session?.kernel;
+    if (kernel?.id === kernelId) {
+      views.push({ model: panel.content.model, path: panel.context.path, clientId: kernel.clientId });
     }
   });
-  return panels;
+  return views;
+}
+
+function remember(panel: NotebookPanel): void {
+  const kernel = panel.sessionContext.session?.kernel;
+  if (kernel) {
+    clientPaths.set(kernel.clientId, panel.context.path);
+  }
 }
 
 function handleOpen(
@@ -41,21 +56,44 @@ function handleOpen(
     return;
   }
   claimed.add(comm.commId);
-  let answer: IReply;
-  const req = parseRequest(msg.content.data);
-  if (typeof req === 'string') {
-    answer = { ok: false, reason: req, new_cell_id: null };
-  } else {
-    try {
-      answer = applyRequest(panelsOfKernel(tracker, kernel.id), req);
-    } catch (err) {
-      answer = { ok: false, reason: `The notebook refused the edit: ${String(err)}`, new_cell_id: null };
-    }
-  }
-  comm.send(answer as any);
-  comm.close();
   // Comm ids are unique per request; forget them later so the set stays small.
   window.setTimeout(() => claimed.delete(comm.commId), 60_000);
+  const req = parseRequest(msg.content.data);
+  const answer = (): void => {
+    let result: IReply;
+    if (typeof req === 'string') {
+      result = { ok: false, reason: req, new_cell_id: null, path: null };
+    } else {
+      try {
+        const kernelSession = `${kernel.id}/${msg.header.session}`;
+        result = applyRequest(viewsOfKernel(tracker, kernel.id), req, ledger, kernelSession, clientPaths);
+      } catch (err) {
+        result = { ok: false, reason: `The notebook refused the edit: ${String(err)}`, new_cell_id: null, path: null };
+      }
+    }
+    comm.send(result as any);
+    comm.close();
+  };
+  const known =
+    typeof req === 'string' ||
+    !req.session ||
+    clientPaths.has(req.session) ||
+    viewsOfKernel(tracker, kernel.id).some(v => v.clientId === req.session);
+  if (known) {
+    answer();
+    return;
+  }
+  // This window never held the notebook that ran the cell: another window (a second browser tab)
+  // may hold it and answer at once, which closes the comm. Answer by path only if none did.
+  let closed = false;
+  comm.onClose = () => {
+    closed = true;
+  };
+  window.setTimeout(() => {
+    if (!closed && !comm.isDisposed) {
+      answer();
+    }
+  }, DEFER_MS);
 }
 
 function watch(tracker: INotebookTracker, kernel: Kernel.IKernelConnection | null | undefined): void {
@@ -74,7 +112,12 @@ const plugin: JupyterFrontEndPlugin<void> = {
   activate: (_app: JupyterFrontEnd, tracker: INotebookTracker) => {
     const track = (panel: NotebookPanel) => {
       watch(tracker, panel.sessionContext.session?.kernel);
-      panel.sessionContext.kernelChanged.connect((_, change) => watch(tracker, change.newValue));
+      remember(panel);
+      panel.sessionContext.kernelChanged.connect((_, change) => {
+        watch(tracker, change.newValue);
+        remember(panel);
+      });
+      panel.context.pathChanged.connect(() => remember(panel));
     };
     tracker.forEach(track);
     tracker.widgetAdded.connect((_, panel) => track(panel));

@@ -80,16 +80,25 @@ def _wait_ready(server: Server, timeout_s: float = 90) -> None:
     raise RuntimeError(f"jupyter {server.app} did not start in {timeout_s}s: {server.log.read_text()[-3000:]}")
 
 
-def start_server(app: str, base: Path) -> Server:
+def start_server(
+    app: str,
+    base: Path,
+    *,
+    extra_args: tuple[str, ...] = (),
+    extra_env: dict[str, str] | None = None,
+    quiet_news: bool = True,
+) -> Server:
+    """``extra_args`` go to ``jupyter <app>``, ``extra_env`` to its environment; ``quiet_news=False``
+    leaves JupyterLab's news question on (unless those turn it off)."""
     root, data = base / "root", base / "data"
     for sub in (root, data / "labextensions", base / "config", base / "runtime", base / "ipython"):
         sub.mkdir(parents=True, exist_ok=True)
     (data / "labextensions" / "aiperf-magic").symlink_to(built_extension(), target_is_directory=True)
-    # no "get notified about Jupyter news?" toast over the screenshots
-    (base / "config" / "labconfig").mkdir()
-    (base / "config" / "labconfig" / "page_config.json").write_text(
-        json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}})
-    )
+    if quiet_news:  # no "get notified about Jupyter news?" toast over the screenshots
+        (base / "config" / "labconfig").mkdir()
+        (base / "config" / "labconfig" / "page_config.json").write_text(
+            json.dumps({"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}})
+        )
     env = {
         **os.environ,
         "JUPYTER_CONFIG_DIR": str(base / "config"),
@@ -98,6 +107,9 @@ def start_server(app: str, base: Path) -> Server:
         "IPYTHONDIR": str(base / "ipython"),
         "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
         "JUPYTER_PLATFORM_DIRS": "1",
+        # the data folder above before the environment's: an installed aiperf-magic must not shadow this build
+        "JUPYTER_PREFER_ENV_PATH": "0",
+        **(extra_env or {}),
     }
     port = free_port()
     cls = APPS[app]
@@ -105,9 +117,10 @@ def start_server(app: str, base: Path) -> Server:
         sys.executable, "-m", "jupyter", app, "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
         "--IdentityProvider.token=", "--ServerApp.password=", f"--ServerApp.root_dir={root}",
         "--ServerApp.disable_check_xsrf=True", f"--{cls}.expose_app_in_browser=True",
-        "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-        "--LabApp.extension_manager=readonly",
+        "--LabApp.extension_manager=readonly", *extra_args,
     ]  # fmt: skip
+    if quiet_news:
+        cmd.append("--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate")
     if os.geteuid() == 0:  # containers often run tests as root
         cmd.append("--allow-root")
     log = base / f"{app}.log"
@@ -116,10 +129,21 @@ def start_server(app: str, base: Path) -> Server:
     server = Server(app, f"http://127.0.0.1:{port}", root, proc, log)
     try:
         _wait_ready(server)
+        _check_extension(server)
     except Exception:
         stop_server(server)
         raise
     return server
+
+
+def _check_extension(server: Server) -> None:
+    """The page loads this checkout's build of the extension (its remoteEntry file), no other."""
+    built = json.loads((built_extension() / "package.json").read_text())["jupyterlab"]["_build"]["load"]
+    page = "lab" if server.app == "lab" else "tree"
+    with urllib.request.urlopen(f"{server.url}/{page}", timeout=30) as resp:
+        html = resp.read().decode()
+    if built not in html:
+        raise RuntimeError(f"jupyter {server.app} does not serve this checkout's extension build ({built})")
 
 
 def stop_server(server: Server) -> None:

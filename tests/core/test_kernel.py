@@ -63,9 +63,13 @@ def test_a_failing_cell_shows_one_traceback_at_the_users_line_then_the_report():
 
 
 def test_the_report_carries_the_cell_id_that_jupyterlab_sends():
+    import os
+
     from jupyter_client.manager import start_new_kernel
 
-    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+    # Jupyter Server starts a notebook's kernel with the notebook's path in JPY_SESSION_NAME
+    env = {**os.environ, "JPY_SESSION_NAME": str(ROOT / "work" / "train.ipynb")}
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT), env=env)
 
     def execute(code: str, cell_id: str) -> dict:
         """An execute request as JupyterLab 4 sends it: the cell id rides in the metadata."""
@@ -81,8 +85,70 @@ def test_the_report_carries_the_cell_id_that_jupyterlab_sends():
     try:
         assert execute("%load_ext aiperf_magic", "c0")["content"]["status"] == "ok"
         assert execute("%%aiperf --var r\nx = 1", "cell-1234")["content"]["status"] == "ok"
-        reply = kc.execute_interactive("", user_expressions={"id": "r.cell_id"}, timeout=30)
-        assert reply["content"]["user_expressions"]["id"]["data"]["text/plain"] == "'cell-1234'"
+        origin = "__import__('aiperf_magic.apply.origin').apply.origin.ORIGINS.lookup('cell-1234')"
+        reply = kc.execute_interactive("", user_expressions={"id": "r.cell_id", "origin": origin}, timeout=30)
+        expressions = reply["content"]["user_expressions"]
+        assert expressions["id"]["data"]["text/plain"] == "'cell-1234'"
+        # the notebook that ran it: its path, and the session of the connection that sent the request
+        assert expressions["origin"]["data"]["text/plain"] == (
+            f"Origin(path={str(ROOT / 'work' / 'train.ipynb')!r}, session={kc.session.session!r})"
+        )
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_ctrl_c_during_the_work_after_the_cell_stops_it_quietly():
+    """Ctrl-C while aiperf profiles the cell's frames: no "Error in callback", no traceback, the
+    reply is the cell's own (ok), the report comes with what was done, and the kernel goes on."""
+    import time
+
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3", cwd=str(ROOT))
+
+    def execute(code: str, interrupt_after: str | None = None) -> tuple[dict, list[dict], float]:
+        msg_id = kc.execute(code)
+        outputs, interrupted_at = [], 0.0
+        while True:
+            msg = kc.get_iopub_msg(timeout=120)
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            outputs.append(msg)
+            content = msg["content"]
+            if interrupt_after and msg["msg_type"] == "stream" and interrupt_after in content.get("text", ""):
+                time.sleep(2.5)  # the body is done: aiperf is profiling frames now
+                interrupted_at = time.monotonic()
+                km.interrupt_kernel()
+            if msg["msg_type"] == "status" and content["execution_state"] == "idle":
+                break
+        return kc.get_shell_msg(timeout=30), outputs, time.monotonic() - interrupted_at
+
+    try:
+        execute("%load_ext aiperf_magic")
+        body = (
+            "%%aiperf --text --no-gpu --budget 600 --var r\n"
+            "import numpy as np, pandas as pd\n"
+            "block = np.arange(20_000 * 150).reshape(20_000, 150).astype(object)\n"
+            "for i in range(20):\n"
+            "    globals()[f'frame{i}'] = pd.DataFrame(block)\n"
+            "print('BODY-DONE', flush=True)\n"
+        )
+        reply, outputs, waited = execute(body, interrupt_after="BODY-DONE")
+        assert reply["content"]["status"] == "ok"
+        assert waited < 5, "the work after the cell did not stop at Ctrl-C"
+        texts = [m["content"].get("text", "") for m in outputs if m["msg_type"] == "stream"]
+        shown = [m["content"]["data"]["text/plain"] for m in outputs if m["msg_type"] == "display_data"]
+        assert not [m for m in outputs if m["msg_type"] == "error"]
+        assert not any("Error in callback" in t or "Traceback" in t or "KeyboardInterrupt" in t for t in texts)
+        (report,) = shown
+        assert "Stopped by Ctrl-C during frames" in report and "frames not profiled (stopped by Ctrl-C)" in report
+        check = kc.execute_interactive(
+            "", user_expressions={"frames": "len(r.frames)", "threads": "[t.name for t in __import__('threading')"
+                                  ".enumerate() if t.name.startswith('aiperf')]"}, timeout=30)
+        expressions = check["content"]["user_expressions"]
+        assert 1 <= int(expressions["frames"]["data"]["text/plain"]) < 20  # what was done is in the report
+        assert expressions["threads"]["data"]["text/plain"] == "[]"
     finally:
         kc.stop_channels()
         km.shutdown_kernel(now=True)

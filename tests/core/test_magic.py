@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from IPython.utils.capture import capture_output
 
+from aiperf_magic.measure.sampler import live_threads
 from aiperf_magic.report import Report
 
 SLOW_LOOP = """\
@@ -139,12 +141,14 @@ def test_options_are_applied(ip):
     assert not any("GPU" in n for n in rep.notes)
 
 
-def test_bad_options_give_a_usage_error_and_do_not_run_the_body(ip):
+@pytest.mark.parametrize("interval", ["-3", "0", "0.4", "10001", "inf", "nan", "1e400"])
+def test_bad_options_give_a_usage_error_and_do_not_run_the_body(ip, interval):
     with capture_output() as out:
-        result = ip.run_cell("%%aiperf --interval -3\nran = True\n")
-    assert not result.success
+        result = ip.run_cell(f"%%aiperf --interval {interval}\nran = True\n")
+    assert not result.success and type(result.error_before_exec or result.error_in_exec).__name__ == "UsageError"
     assert "ran" not in ip.user_ns
-    assert "interval" in out.stdout + out.stderr
+    assert "--interval must be between 0.5 and 10000 milliseconds" in out.stdout + out.stderr
+    assert "Traceback" not in out.stdout + out.stderr and not live_threads()
 
 
 def test_help_shows_usage_with_examples(ip):
@@ -227,3 +231,13 @@ def test_hotspot_inside_a_function_defined_in_the_cell(ip):
     with capture_output():
         assert ip.run_cell(code).success
     assert last_report(ip).hotspots[0].line == 4
+
+
+def test_a_finding_message_names_no_other_line_than_where_it_is_shown(ip):
+    long_line = "x = " + repr("a" * 60_000)
+    with capture_output() as out:
+        ip.run_cell(f"%%aiperf --text --var rep\n{long_line}\n")
+    (finding,) = ip.user_ns["rep"].findings
+    assert finding.code == "AIP000" and finding.line == 1  # line 1 of the body: line 2 of the cell
+    shown_line = next(line for line in shown(out).splitlines() if "AIP000" in line)
+    assert "AIP000 line 2: This line is too long" in shown_line and "Line 1" not in shown_line

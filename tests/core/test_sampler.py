@@ -100,9 +100,10 @@ def test_a_probe_that_raises_is_noted_and_does_not_stop_others():
     assert any("boom" in n for n in sampler.notes)
 
 
-def test_interval_must_be_positive():
-    with pytest.raises(ValueError):
-        Sampler([], interval_s=0)
+@pytest.mark.parametrize("interval_s", [0, -1, float("inf"), float("nan"), 1e300])
+def test_interval_the_thread_cannot_wait_for_is_refused(interval_s):
+    with pytest.raises(ValueError, match="interval must be a positive number of seconds"):
+        Sampler([], interval_s=interval_s)
 
 
 # -- host probe ------------------------------------------------------------------------------------------
