@@ -194,6 +194,8 @@ class _Scanner:
                 self.ws()
                 if key == "cells" and self.text[self.pos] == "[":
                     self.cells()
+                elif key == "cells":
+                    raise NotebookError("invalid nbformat 3 notebook: a worksheet's 'cells' is not a list")
                 else:
                     self.value()
             self.ws()
