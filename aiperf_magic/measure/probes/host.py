@@ -6,6 +6,7 @@ or when a psutil module is injected (tests), through psutil.
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
@@ -86,6 +87,26 @@ class HostProbe:
             self._off.add(name)
             self.notes.append(f"{_LABELS.get(name, name)} not sampled: {type(exc).__name__}: {exc}".rstrip(": "))
             return None
+
+
+def children_cpu_s(psutil_module: Any = None) -> float | None:
+    """CPU seconds of this process's descendants: the live ones (worker pools, subprocesses) and
+    those already waited for. Read before and after a cell, the difference is the CPU its worker
+    processes spent, which counts as the cell's own."""
+    try:
+        ps = psutil_module or _psutil()
+        total = 0.0
+        for child in ps.Process().children(recursive=True):
+            try:
+                times = child.cpu_times()
+            except Exception:  # it ended meanwhile; once waited for, os.times counts it
+                continue
+            # a live child's own reaped children (a forkserver's workers) count through it
+            total += times.user + times.system + times.children_user + times.children_system
+        reaped = os.times()
+        return total + reaped.children_user + reaped.children_system
+    except Exception:
+        return None
 
 
 def _psutil() -> Any:
