@@ -14,12 +14,15 @@ from .. import units as fmt
 from ..report import Finding, Report
 from .markdown import markdown_html
 from .summary import (
+    MAX_COLUMNS,
+    capped_lines,
     cause_line,
     cpu_wait_line,
     frame_line,
     gpu_line,
     headline,
     loader_line,
+    more_findings,
     shown_findings,
     split_notes,
     timeline,
@@ -48,7 +51,8 @@ def _row(key: str, body: str) -> str:
 def diff_html(diff: str) -> str:
     """A unified diff, one block element per line (so no two lines ever run together)."""
     lines = []
-    for line in diff.splitlines():
+    shown, more = capped_lines(diff)
+    for line in shown + ([f"@{more}"] if more else []):
         if line.startswith(("---", "+++")):
             continue
         style = _DIFF.get(line[:1], "")
@@ -71,17 +75,20 @@ def _code_doc(code: str) -> str:
             "</div></details>")
 
 
-def _finding(report: Report, n: int, f: Finding) -> str:
+def _finding(report: Report, n: int, f: Finding, explained: set[str]) -> str:
     where = f"line {report.cell_line(f.line)}" if f.line else "whole cell"
+    doc = "" if f.code in explained else _code_doc(f.code)  # each code explained once per report
+    explained.add(f.code)
     parts = [f'<div class="aiperf-finding" style="margin-top:6px"><b>{n}. {escape(f.code)}</b> '
-             f'<span style="{_MUTED}">{escape(where)}</span> {escape(f.message)}</div>', _code_doc(f.code)]
+             f'<span style="{_MUTED}">{escape(where)}</span> {escape(f.message)}</div>', doc]
     fix = f.fix
     if fix is not None and fix.source:
         unsafe = "" if fix.safety == "safe" else ' <span style="color:#9a6700">(unsafe: results may differ)</span>'
         parts.append(f"<div><b>Fix: {escape(fix.title)}</b>{unsafe} "
                      f'<span style="{_MUTED}">— <code>%aiperf try {n}</code>, <code>%aiperf apply {n}</code></span>'
                      "</div>")
-        parts.append(diff_html(fix.diff) if fix.diff else f'<pre style="{_PRE}">{escape(fix.source)}</pre>')
+        source = "\n".join(capped_lines(fix.source)[0])
+        parts.append(diff_html(fix.diff) if fix.diff else f'<pre style="{_PRE}">{escape(source)}</pre>')
     elif fix is not None and fix.reason:
         parts.append(f'<div style="{_MUTED}">No rewrite: {escape(fix.reason)}</div>')
     return "".join(parts)
@@ -126,7 +133,11 @@ def render_html(report: Report) -> str:
     listed = shown_findings(report)
     if listed:
         parts.append(f'<div style="font-weight:600;margin-top:8px">Findings ({len(listed)})</div>')
-        parts += [_finding(report, n, f) for n, f in listed]
+        explained: set[str] = set()
+        parts += [_finding(report, n, f, explained) for n, f in listed]
+        more = more_findings(report)
+        if more:
+            parts.append(f'<div style="{_MUTED}">{escape(more)}</div>')
     if report.hotspots:
         rows = "".join(
             f"<tr><td>{report.cell_line(h.line)}</td>"
@@ -171,7 +182,7 @@ def _frames(report: Report) -> list[str]:
             f"<tr><td>{escape(str(c.name))}</td><td>{escape(c.dtype)}</td><td>{escape(fmt.size(c.memory_bytes))}"
             f"</td><td>{escape(c.suggested_dtype or '')}</td>"
             f"<td>{escape(fmt.size(c.saving_bytes)) if c.suggested_dtype else ''}</td><td>{escape(c.reason)}</td></tr>"
-            for c in frame.columns
+            for c in frame.columns[:MAX_COLUMNS]
         )
         parts.append(f"<details><summary>Frame {escape(frame_line(frame))}</summary><table><tr><th>column</th>"
                      "<th>dtype</th><th>memory</th><th>suggested</th><th>saving</th><th>why</th></tr>"

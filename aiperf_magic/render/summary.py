@@ -49,11 +49,35 @@ def cause_line(report: Report, min_share: float = 0.2) -> str | None:
     return f"{fmt.percent(h.share)} of the time in line {report.cell_line(h.line)}: {h.text}{callee}"
 
 
+# Views list at most this much, so a hostile or machine-written cell cannot make a report huge;
+# `%aiperf fix` and the Report itself keep everything.
+MAX_FINDINGS = 50
+MAX_DIFF_LINES = 400
+MAX_COLUMNS = 100
+
+
 def shown_findings(report: Report) -> list[tuple[int, Finding]]:
     """(number, finding) for every finding a view lists: numbered over ``report.findings`` as
     ``%aiperf apply N`` counts them, without the verdict, which the header already states."""
     verdict = report.verdict.code if report.verdict is not None else None
-    return [(n, f) for n, f in enumerate(report.findings, 1) if f.code != verdict]
+    return [(n, f) for n, f in enumerate(report.findings, 1) if f.code != verdict][:MAX_FINDINGS]
+
+
+def more_findings(report: Report) -> str | None:
+    """What the views left out of a very long list of findings."""
+    verdict = report.verdict.code if report.verdict is not None else None
+    total = sum(1 for f in report.findings if f.code != verdict)
+    if total <= MAX_FINDINGS:
+        return None
+    return f"{total - MAX_FINDINGS} more findings not shown (the Report returned by -o or --var holds them all)"
+
+
+def capped_lines(text: str, limit: int = MAX_DIFF_LINES) -> tuple[list[str], str | None]:
+    """The first ``limit`` lines of a diff or a cell, and a line saying how many were left out."""
+    lines = text.splitlines()
+    if len(lines) <= limit:
+        return lines, None
+    return lines[:limit], f"… {len(lines) - limit} more lines (%aiperf fix shows them all)"
 
 
 def loader_line(report: Report) -> str | None:

@@ -316,6 +316,7 @@ function render({ model, el }) {
   root.append(stale, header(data), ...summary(data, cards));
   if (built.length) {
     root.append(h("div", { class: "aiperf-h" }, `Findings (${built.length})`), ...built);
+    if (data.more_findings) root.append(muted(data.more_findings));
   } else {
     root.append(muted("No known performance traps in this cell."));
   }

@@ -16,6 +16,8 @@ from ... import units as fmt
 from ...report import Finding, FrameProfile, Report
 from .. import markdown
 from ..summary import (
+    MAX_COLUMNS,
+    capped_lines,
     cause_line,
     cpu_wait_line,
     fix_saving,
@@ -23,6 +25,7 @@ from ..summary import (
     gpu_line,
     headline,
     loader_line,
+    more_findings,
     shown_findings,
     split_notes,
     torch_profile_lines,
@@ -32,11 +35,16 @@ from ..timeline import timeline
 
 SCHEMA = 1
 MAX_HOTSPOTS = 12
-MAX_DIFF_LINES = 400  # a longer diff is cut, with a line saying how much was left out
+
+
+_DOCS: dict[str, tuple[Any, dict[str, Any]]] = {}
 
 
 def rule_doc(code: str) -> dict[str, Any] | None:
-    """A code's documentation as Markdown blocks (``%aiperf explain CODE``), when the catalog has it."""
+    """A code's documentation as Markdown blocks (``%aiperf explain CODE``), when the catalog has it.
+
+    Parsed once per rule: every panel that explains a code shares the same (never changed) blocks,
+    so a long session keeps one copy of each doc, not one per panel."""
     try:
         registry = importlib.import_module("aiperf_magic.rules.registry")
         rule = registry.all_rules().get(code)
@@ -44,21 +52,25 @@ def rule_doc(code: str) -> dict[str, Any] | None:
         return None
     if rule is None:
         return None
-    return {"name": rule.name, "message": rule.message, "blocks": markdown.parse(rule.doc or "")}
+    cached = _DOCS.get(code)
+    if cached is None or cached[0] is not rule:
+        cached = _DOCS[code] = (rule, {"name": rule.name, "message": rule.message,
+                                       "blocks": markdown.parse(rule.doc or "")})
+    return cached[1]
 
 
 def diff_lines(diff: str) -> list[list[str]]:
     """A unified diff as [kind, text] pairs, one per line: "+" added, "-" removed, "@" a hunk
     header, " " context. The file header lines (``---``/``+++``) say nothing here and are left out."""
     out: list[list[str]] = []
-    lines = diff.splitlines()
-    for line in lines[:MAX_DIFF_LINES]:
+    lines, more = capped_lines(diff)
+    for line in lines:
         if line.startswith(("---", "+++")):
             continue
         kind = line[:1] if line[:1] in "+-@" and line else " "
         out.append([kind, line])
-    if len(lines) > MAX_DIFF_LINES:
-        out.append(["@", f"… {len(lines) - MAX_DIFF_LINES} more lines (%aiperf fix shows them all)"])
+    if more:
+        out.append(["@", more])
     return out
 
 
@@ -81,7 +93,7 @@ def _finding(report: Report, n: int, f: Finding) -> dict[str, Any]:
         item["fix"] = {
             "title": fix.title,
             "safety": fix.safety,
-            "diff": diff_lines(fix.diff) if fix.diff else [[" ", line] for line in fix.source.splitlines()],
+            "diff": diff_lines(fix.diff) if fix.diff else [[" ", line] for line in capped_lines(fix.source)[0]],
             "hint": f"%aiperf apply {n}",
         }
     elif fix is not None and fix.reason:
@@ -110,12 +122,15 @@ def _frames(report: Report, numbers: dict[int, int]) -> dict[str, Any]:
             {"name": str(c.name), "dtype": c.dtype, "memory": fmt.size(c.memory_bytes),
              "suggestion": (c.suggested_dtype or "") + ("" if c.safe or not c.suggested_dtype else " (lossy)"),
              "saving": fmt.size(c.saving_bytes) if c.suggested_dtype else "", "why": c.reason}
-            for c in frame.columns
+            for c in frame.columns[:MAX_COLUMNS]
         ]
+        notes = list(frame.notes)
+        if len(frame.columns) > MAX_COLUMNS:
+            notes.append(f"{len(frame.columns) - MAX_COLUMNS} more columns not shown")
         finding = next((numbers[id(f)] for f in report.findings if id(f) in numbers
                         and frame_of(report, f) is frame), None)
         frames.append({"name": frame.name, "line": frame_line(frame), "columns": columns,
-                       "notes": list(frame.notes), "finding": finding})
+                       "notes": notes, "finding": finding})
     rest = f"{small} small frame{'s' if small != 1 else ''} under 64 KB not shown" if small else ""
     return {"items": frames, "small": rest}
 
@@ -161,6 +176,7 @@ def panel_data(report: Report) -> dict[str, Any]:
         "wait": cpu_wait_line(report),
         "error": error,
         "findings": [_finding(report, n, f) for n, f in listed],
+        "more_findings": more_findings(report),
         "docs": docs,
         "hotspots": _hotspots(report),
         "timeline": {"svg": tl.svg, "caption": tl.caption, "summary": tl.summary},
