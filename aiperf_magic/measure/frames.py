@@ -169,11 +169,12 @@ def frame_finding(prof: FrameProfile, source: str) -> Finding | None:
     if lossy:
         message += f" Lossy float32 would also fit {', '.join(c.name for c in lossy[:6])}."
     new_source = source.rstrip("\n") + "\n" + prof.fix_source + "\n"
-    # a last line without its newline must not run into the next diff line ("-})+})")
+    # compared with its last line ended, so the diff shows only the added line (not "-})" then "+})")
+    ended = source.rstrip("\n") + "\n"
     diff = "".join(
         line if line.endswith("\n") else line + "\n"
         for line in difflib.unified_diff(
-            source.splitlines(keepends=True), new_source.splitlines(keepends=True), "cell", "cell (fixed)"
+            ended.splitlines(keepends=True), new_source.splitlines(keepends=True), "cell", "cell (fixed)"
         )
     )
     title = f"Convert {prof.name} to smaller dtypes" + ("" if safe else " (float32 rounds values)")

@@ -12,7 +12,7 @@ from html import escape
 
 from .. import units as fmt
 from ..report import Finding, Report
-from .markdown import markdown_html
+from .markdown import inline, inline_html, markdown_html
 from .summary import (
     MAX_COLUMNS,
     capped_lines,
@@ -80,7 +80,7 @@ def _finding(report: Report, n: int, f: Finding, explained: set[str]) -> str:
     doc = "" if f.code in explained else _code_doc(f.code)  # each code explained once per report
     explained.add(f.code)
     parts = [f'<div class="aiperf-finding" style="margin-top:6px"><b>{n}. {escape(f.code)}</b> '
-             f'<span style="{_MUTED}">{escape(where)}</span> {escape(f.message)}</div>', doc]
+             f'<span style="{_MUTED}">{escape(where)}</span> {inline_html(inline(f.message))}</div>', doc]
     fix = f.fix
     if fix is not None and fix.source:
         unsafe = "" if fix.safety == "safe" else ' <span style="color:#9a6700">(unsafe: results may differ)</span>'

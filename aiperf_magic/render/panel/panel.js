@@ -236,7 +236,8 @@ class Fix {
 function findingCard(model, data, item) {
   const [link, doc] = codeLink(item.code, data.docs);
   const card = h("div", { class: "aiperf-card", "data-code": item.code },
-    h("div", { class: "aiperf-finding" }, h("b", {}, item.n + ". "), link, " ", h("span", { class: "aiperf-muted" }, item.where), " ", item.message),
+    h("div", { class: "aiperf-finding" }, h("b", {}, item.n + ". "), link, " ", h("span", { class: "aiperf-muted" }, item.where), " ",
+      item.message_runs ? inline(item.message_runs) : item.message),
     doc);
   let fix = null;
   const docInfo = data.docs[item.code];
@@ -264,7 +265,7 @@ function hotLines(rows) {
   const table = h("table", { class: "aiperf-hotspots" },
     h("tr", {}, ["line", "code", "", "share", "time", "in"].map((t) => h("th", {}, t))),
     rows.map((r) => h("tr", {},
-      h("td", { class: "aiperf-num" }, String(r.line)), h("td", {}, h("code", {}, r.code)),
+      h("td", { class: "aiperf-num" }, String(r.line)), h("td", {}, h("code", { class: "aiperf-hotcode", title: r.code }, r.code)),
       h("td", {}, h("span", { class: "aiperf-hotbar", style: `width:${Math.max(1, Math.round(r.bar * 120))}px` })),
       h("td", { class: "aiperf-num" }, r.share), h("td", { class: "aiperf-num" }, r.time),
       h("td", { class: "aiperf-muted" }, r.callee))));

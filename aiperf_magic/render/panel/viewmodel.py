@@ -87,7 +87,9 @@ def frame_of(report: Report, finding: Finding) -> FrameProfile | None:
 
 def _finding(report: Report, n: int, f: Finding) -> dict[str, Any]:
     where = f"line {report.cell_line(f.line)}" if f.line else "whole cell"
-    item: dict[str, Any] = {"n": n, "code": f.code, "where": where, "message": f.message}
+    # messages quote code between backticks: shown as code, never as markup
+    item: dict[str, Any] = {"n": n, "code": f.code, "where": where, "message": f.message,
+                            "message_runs": markdown.inline(f.message)}
     fix = f.fix
     if fix is not None and fix.source:
         item["fix"] = {
