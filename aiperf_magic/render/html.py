@@ -144,11 +144,13 @@ def render_html(report: Report) -> str:
             f'<td style="white-space:nowrap">{escape(fmt.seconds(h.seconds))}</td>'
             f'<td style="white-space:nowrap">{escape(fmt.percent(h.share))}'
             f'<div style="background:#f97316;height:6px;width:{max(1, round(h.share * 120))}px"></div></td>'
-            f'<td><code style="white-space:pre">{escape(h.text)}</code></td><td>{escape(h.callee or "")}</td></tr>'
+            f'<td style="text-align:left"><code style="white-space:pre">{escape(h.text)}</code></td>'
+            f'<td style="text-align:left">{escape(h.callee or "")}</td></tr>'
             for h in report.hotspots[:12]
         )
         parts.append("<details open><summary>Hot lines</summary><table><tr><th>line</th><th>time</th>"
-                     f"<th>share</th><th>code</th><th>in</th></tr>{rows}</table></details>")
+                     '<th>share</th><th style="text-align:left">code</th><th style="text-align:left">in</th></tr>'
+                     f"{rows}</table></details>")
     tl = timeline_svg(report.samples)
     series = "".join(f"<tr><td>{escape(a)}</td><td>{escape(b)}</td></tr>" for a, b in timeline(report))
     if tl.svg:
