@@ -97,7 +97,7 @@ function withCodes(text, cards) {
 }
 
 function header(data) {
-  const items = data.header.map(([label, value]) =>
+  const items = (data.header || []).map(([label, value]) =>
     h("span", { class: "aiperf-item" }, h("span", { class: "aiperf-label" }, label), " ", h("span", { class: "aiperf-value" }, value)));
   return h("div", { class: "aiperf-header" },
     h("span", { class: "aiperf-badge" }, "aiperf" + (data.cell ? " " + data.cell : "")), items);
@@ -295,7 +295,7 @@ function frames(f) {
 }
 
 function render({ model, el }) {
-  const data = model.get("data") || {};
+  const data = { docs: {}, ...(model.get("data") || {}) };
   const root = h("div", { class: "aiperf-panel" });
   const stale = h("div", { class: "aiperf-stale", hidden: true });
   const rerun = h("button", { class: "aiperf-btn aiperf-rerun", type: "button" }, "Re-run");
