@@ -19,6 +19,7 @@ from ..report import Samples
 MIN_SAMPLES = 10  # fewer samples have no shape worth a plot
 POINTS = 200
 COLUMNS = 100
+BANDS = 16  # rows of the per-core map at most
 WIDTH = 900
 LEFT, RIGHT = 70, 170  # room for the axis labels, and for the legend and colour bar
 TITLE = 18  # each row's title sits above it
@@ -131,45 +132,51 @@ def _cpu_row(plot: _Plot, s: Samples, cores: int) -> None:
 
 
 def _core_row(plot: _Plot, s: Samples, cores: int) -> None:
-    height = max(42, min(160, 14 * cores))
-    row_h = height / cores
-    step = max(1, math.ceil(cores / 8))
-    # labels in the middle of their core's band, core 0 on top
+    # more than BANDS cores: neighbouring cores share a band (their mean), so the map stays readable
+    # and its size bounded on a 128-core machine
+    bands = min(cores, BANDS)
+    per_band = math.ceil(cores / bands)
+    bands = math.ceil(cores / per_band)
+    height = max(42, min(160, 14 * bands))
+    row_h = height / bands
     y0, _ = plot.frame("per core", height, float(height - 4), [])
     p = plot.parts
-    for i in range(0, cores, step):
+    step = max(1, math.ceil(bands / 8))
+    for i in range(0, bands, step):
+        first, last = i * per_band, min(cores, (i + 1) * per_band) - 1
+        label = str(first) if first == last else f"{first}–{last}"
         yy = y0 + (i + 0.5) * row_h + 4
-        p.append(f'<text x="{LEFT - 5}" y="{yy:.1f}" text-anchor="end" fill="#57606a">{i}</text>')
+        p.append(f'<text x="{LEFT - 5}" y="{yy:.1f}" text-anchor="end" fill="#57606a">{label}</text>')
     # one path per shade; equal shades next to each other on a core's band merge into one run
     paths: dict[int, list[str]] = {}
-    runs: list[tuple[int, float, float] | None] = [None] * cores  # (level, start x, end x) being drawn
+    runs: list[tuple[int, float, float] | None] = [None] * bands  # (level, start x, end x) being drawn
 
-    def close(core: int) -> None:
-        run = runs[core]
+    def close(band: int) -> None:
+        run = runs[band]
         if run is not None and run[0] > 0:  # level 0 is the background, the idle colour
             level, a, b = run
-            paths.setdefault(level, []).append(f"M{a:.1f} {y0 + core * row_h:.1f}h{b - a + 0.3:.1f}v{row_h:.1f}"
+            paths.setdefault(level, []).append(f"M{a:.1f} {y0 + band * row_h:.1f}h{b - a + 0.3:.1f}v{row_h:.1f}"
                                                f"h{a - b - 0.3:.1f}z")
-        runs[core] = None
+        runs[band] = None
 
     for rng in _buckets(len(s.t), COLUMNS):
         x0 = plot.x(s.t[rng.start])
         x1 = plot.x(s.t[rng.stop]) if rng.stop < len(s.t) else LEFT + plot.inner
         rows = [row for i in rng if i < len(s.cpu_per_core) and (row := s.cpu_per_core[i])]
-        for core in range(cores):
-            vals = [r[core] for r in rows if core < len(r)]
+        for band in range(bands):
+            vals = [v for r in rows for v in r[band * per_band : (band + 1) * per_band]]
             if not vals:
-                close(core)
+                close(band)
                 continue
             level = min(len(BLUES) - 1, int(sum(vals) / len(vals) / 100 * len(BLUES)))
-            run = runs[core]
+            run = runs[band]
             if run is not None and run[0] == level and abs(run[2] - x0) < 0.5:
-                runs[core] = (level, run[1], x1)
+                runs[band] = (level, run[1], x1)
             else:
-                close(core)
-                runs[core] = (level, x0, x1)
-    for core in range(cores):
-        close(core)
+                close(band)
+                runs[band] = (level, x0, x1)
+    for band in range(bands):
+        close(band)
     for level, parts in sorted(paths.items()):
         p.append(f'<path fill="{BLUES[level]}" d="{"".join(parts)}"/>')
     # the colour bar: what the shades mean
