@@ -63,10 +63,12 @@ def changed_frames(namespace: dict[str, Any], before: dict[str, Signature]) -> l
     if pd is None:
         return []
     out = []
+    seen: set[int] = set()
     for name, value in list(namespace.items()):
         if name.startswith("_") or not _is_frame(pd, value):
             continue
-        if before.get(name) != _signature(value):
+        if before.get(name) != _signature(value) and id(value) not in seen:
+            seen.add(id(value))  # one frame under two names is profiled, and fixed, once
             out.append((name, value))
     return out
 
@@ -172,17 +174,21 @@ def frame_finding(prof: FrameProfile, source: str) -> Finding | None:
     share = 100.0 * saved / prof.memory_bytes if prof.memory_bytes else 0.0
     changes = ", ".join(f"{c.name}→{c.suggested_dtype}" for c in columns[:6])
     more = f" (+{len(columns) - 6} more)" if len(columns) > 6 else ""
+    # the frame's size after the conversion, not the transient peak while astype copies it
     message = (
-        f"{prof.kind} `{prof.name}` uses {_mb(prof.memory_bytes)}; smaller dtypes save {_mb(saved)} "
-        f"({share:.0f} %): {changes}{more}."
+        f"{prof.kind} `{prof.name}` uses {_mb(prof.memory_bytes)}; with smaller dtypes it would use "
+        f"{_mb(prof.memory_bytes - saved)} ({share:.0f} % less): {changes}{more}."
     )
     lossy = [c for c in prof.columns if c.suggested_dtype and not c.safe and c not in columns]
     if lossy:
         message += f" Lossy float32 would also fit {', '.join(c.name for c in lossy[:6])}."
     new_source = source.rstrip("\n") + "\n" + prof.fix_source + "\n"
+    # compared with its last line ended, so the diff shows only the added line (not "-})" then "+})")
+    ended = source.rstrip("\n") + "\n"
     diff = "".join(
-        difflib.unified_diff(
-            source.splitlines(keepends=True), new_source.splitlines(keepends=True), "cell", "cell (fixed)"
+        line if line.endswith("\n") else line + "\n"
+        for line in difflib.unified_diff(
+            ended.splitlines(keepends=True), new_source.splitlines(keepends=True), "cell", "cell (fixed)"
         )
     )
     title = f"Convert {prof.name} to smaller dtypes" + ("" if safe else " (float32 rounds values)")

@@ -18,6 +18,7 @@ from ..report import ErrorInfo, Report
 from .hotspots import LineSampler
 from .probes.base import Probe
 from .probes.cuda import CudaClock
+from .probes.host import children_cpu_s
 from .sampler import Sampler
 from .stages import Stage, budget_for, default_stages, run_after
 
@@ -42,7 +43,8 @@ class CellRun:
                  probes: list[Probe] | None = None, stages: list[Stage] | None = None,
                  clock: Callable[[], float] = time.perf_counter,
                  cpu_clock: Callable[[], float] = time.process_time,
-                 cuda: CudaClock | None = None) -> None:
+                 cuda: CudaClock | None = None,
+                 children_cpu: Callable[[], float | None] | None = None) -> None:
         self.source = source
         self.user_ns = user_ns if user_ns is not None else {}
         self.options = options or RunOptions()
@@ -55,6 +57,8 @@ class CellRun:
         self.state: dict[str, Any] = {}  # scratch space for stages (snapshots taken in before())
         self._clock = clock
         self._cpu_clock = cpu_clock
+        # CPU of worker processes counts with the process's own clock; a fake clock has no children
+        self._children_cpu = children_cpu or (children_cpu_s if cpu_clock is time.process_time else _no_children)
         self._cuda = cuda if cuda is not None else CudaClock()
         self._stages = stages if stages is not None else default_stages()
         lines = None
@@ -66,6 +70,7 @@ class CellRun:
         self._t0 = self._c0 = 0.0
         self._started_at = 0.0
         self._rss0: int | None = None
+        self._children0: float | None = None
         self._peak_reset = False
         self.finished = False
         self.deadline: float | None = None  # when the stages after the cell should be done (clock time)
@@ -77,6 +82,7 @@ class CellRun:
             except Exception as exc:
                 self.notes.append(f"{getattr(stage, 'name', type(stage).__name__)}: {type(exc).__name__}: {exc}")
         self._rss0 = _rss_bytes()
+        self._children0 = self._children_cpu()
         self._peak_reset = _reset_peak_rss()
         if self.options.gpu:
             self._cuda.start()
@@ -97,9 +103,12 @@ class CellRun:
         self.finished = True
         samples = self.sampler.stop()
         wall = t1 - self._t0
+        children = self._children_cpu() if self._children0 is not None else None
         report = Report(
             source=self.source, cell_id=self.cell_id, execution_count=self.execution_count,
-            started_at=self._started_at, wall_s=wall, cpu_s=max(0.0, c1 - self._c0),
+            started_at=self._started_at, wall_s=wall,
+            # worker processes the cell ran (a process pool, a subprocess) are its own CPU too
+            cpu_s=max(0.0, c1 - self._c0) + max(0.0, (children or 0.0) - (self._children0 or 0.0)),
             gpu_synced=synced, gpu_s=wall if synced else None,
             interval_ms=self.options.interval, samples=samples, magic_line=self.magic_line,
         )
@@ -150,6 +159,10 @@ def default_probes(options: RunOptions) -> list[Probe]:
 
         probes.append(GpuProbe())
     return probes
+
+
+def _no_children() -> float | None:
+    return None
 
 
 def _rss_bytes() -> int | None:

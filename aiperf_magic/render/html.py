@@ -1,7 +1,9 @@
-"""Static HTML view of a Report: for nbconvert, GitHub and any frontend without widgets.
+"""Static HTML view of a Report: for nbconvert, GitHub and any front end without widgets.
 
-Every string that comes from the user (source lines, messages, names, notes) goes through
-``html.escape``; the only markup is ours.
+It reads top to bottom like the panel: the times, the bottleneck in plain words, where the time
+went, the advice, then the findings with their diffs, and below them the hot lines, the timeline,
+the frames and the notes (folded). Every string that comes from the user (source lines, messages,
+names, notes) goes through ``html.escape``; the only markup is ours.
 """
 
 from __future__ import annotations
@@ -9,113 +11,189 @@ from __future__ import annotations
 from html import escape
 
 from .. import units as fmt
-from ..report import Report, Samples
+from ..report import Finding, Report
+from .markdown import inline, inline_html, markdown_html
 from .summary import (
+    MAX_COLUMNS,
+    capped_lines,
+    cause_line,
     cpu_wait_line,
+    frame_line,
     gpu_line,
     headline,
+    hidden_note,
+    loader_line,
+    more_findings,
+    shown_findings,
+    split_notes,
     timeline,
     torch_profile_lines,
     verdict_details,
     visible_frames,
 )
-from .text import hidden_note
+from .timeline import timeline as timeline_svg
 
 _STYLE = (
     "font-family:var(--jp-ui-font-family,system-ui,sans-serif);font-size:13px;line-height:1.45;"
     "border:1px solid var(--jp-border-color2,#ddd);border-radius:6px;padding:8px 12px;max-width:980px"
 )
 _BADGE = "display:inline-block;padding:1px 6px;border-radius:4px;font-weight:600;margin-right:6px;"
+_MONO = "font-family:var(--jp-code-font-family,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:12px"
+_PRE = f"{_MONO};margin:4px 0;padding:4px 0;background:#f6f8fa;border-radius:4px;overflow:auto"
+_KEY = "display:inline-block;min-width:82px;margin-right:6px;font-weight:600;color:#57606a"
+_MUTED = "color:#57606a"
+_DIFF = {"+": "background:#dafbe1", "-": "background:#ffebe9", "@": "color:#57606a"}
+
+
+def _row(key: str, body: str) -> str:
+    return f'<div><span style="{_KEY}">{escape(key)}</span>{body}</div>'
+
+
+def diff_html(diff: str) -> str:
+    """A unified diff, one block element per line (so no two lines ever run together)."""
+    lines = []
+    shown, more = capped_lines(diff)
+    for line in shown + ([f"@{more}"] if more else []):
+        if line.startswith(("---", "+++")):
+            continue
+        style = _DIFF.get(line[:1], "")
+        lines.append(f'<div style="white-space:pre;padding:0 8px;{style}">{escape(line) or " "}</div>')
+    return f'<div class="aiperf-diff" style="{_PRE}">{"".join(lines)}</div>'
+
+
+def _code_doc(code: str) -> str:
+    """``%aiperf explain CODE``, folded under the code."""
+    try:
+        from ..rules.registry import all_rules
+
+        rule = all_rules().get(code)
+    except Exception:  # no catalog: the code stays plain text
+        rule = None
+    if rule is None or not rule.doc:
+        return ""
+    return (f'<details style="margin:2px 0 4px"><summary style="{_MUTED};cursor:pointer">what {escape(code)} means'
+            f"</summary><div style=\"border-left:3px solid #d0d7de;padding:2px 10px\">{markdown_html(rule.doc)}"
+            "</div></details>")
+
+
+def _finding(report: Report, n: int, f: Finding, explained: set[str]) -> str:
+    where = f"line {report.cell_line(f.line)}" if f.line else "whole cell"
+    doc = "" if f.code in explained else _code_doc(f.code)  # each code explained once per report
+    explained.add(f.code)
+    parts = [f'<div class="aiperf-finding" style="margin-top:6px"><b>{n}. {escape(f.code)}</b> '
+             f'<span style="{_MUTED}">{escape(where)}</span> {inline_html(inline(f.message))}</div>', doc]
+    fix = f.fix
+    if fix is not None and fix.source:
+        unsafe = "" if fix.safety == "safe" else ' <span style="color:#9a6700">(unsafe: results may differ)</span>'
+        parts.append(f"<div><b>Fix: {escape(fix.title)}</b>{unsafe} "
+                     f'<span style="{_MUTED}">— <code>%aiperf try {n}</code>, <code>%aiperf apply {n}</code></span>'
+                     "</div>")
+        source = "\n".join(capped_lines(fix.source)[0])
+        parts.append(diff_html(fix.diff) if fix.diff else f'<pre style="{_PRE}">{escape(source)}</pre>')
+    elif fix is not None and fix.reason:
+        parts.append(f'<div style="{_MUTED}">No rewrite: {escape(fix.reason)}</div>')
+    return "".join(parts)
+
+
+def _summary(report: Report) -> list[str]:
+    parts = []
+    if report.error is not None:
+        where = f" (line {report.cell_line(report.error.line)})" if report.error.line else ""
+        parts.append(f'<div style="color:#b00">cell raised <code>{escape(report.error.type)}</code>: '
+                     f"{escape(report.error.message)}{escape(where)}</div>")
+    v = report.verdict
+    if v is not None:
+        tag = f'<span style="{_BADGE}background:#fde68a;color:#1f2328">{escape(v.code)} {escape(v.title)}</span>'
+        parts.append(_row("Bottleneck", f"{tag}{escape(v.sentence)}") + _code_doc(v.code))
+    loader = loader_line(report)
+    if loader:
+        parts.append(_row("Input", escape(loader)))
+    cause = cause_line(report)
+    if cause:
+        parts.append(_row("Where", escape(cause)))
+    if v is not None and v.advice:
+        parts.append(_row("Advice", escape(v.advice)))
+    details = [line for line in verdict_details(report) if not line.startswith("advice: ")]
+    if details:
+        items = "".join(f"<li>{escape(line)}</li>" for line in details)
+        parts.append(f'<ul style="margin:2px 0 4px 18px;{_MUTED}">{items}</ul>')
+    wait = cpu_wait_line(report)
+    if wait:
+        parts.append(f'<div style="{_MUTED}">{escape(wait)}</div>')
+    return parts
 
 
 def render_html(report: Report) -> str:
     parts = [f'<div class="aiperf-report" style="{_STYLE}">']
     cell = f" [{report.execution_count}]" if report.execution_count is not None else ""
-    head = " · ".join(f"<b>{escape(label)}</b> {escape(value)}" for label, value in headline(report))
-    parts.append(f"<div><span style=\"{_BADGE}background:#eef\">aiperf{escape(cell)}</span>{head}</div>")
-    if report.error is not None:
-        where = f" (line {report.cell_line(report.error.line)})" if report.error.line else ""
-        parts.append(f'<div style="color:#b00">cell raised <code>{escape(report.error.type)}</code>: '
-                     f"{escape(report.error.message)}{escape(where)}</div>")
-    if report.verdict is not None:
-        v = report.verdict
-        parts.append(f'<div><span style="{_BADGE}background:#fde68a">{escape(v.code)} {escape(v.title)}'
-                     f"</span>{escape(v.sentence)}</div>")
-        details = "".join(f"<li>{escape(line)}</li>" for line in verdict_details(report))
-        if details:
-            parts.append(f'<ul style="margin:2px 0 4px 18px;color:#444">{details}</ul>')
-    wait = cpu_wait_line(report)
-    if wait:
-        parts.append(f'<div style="color:#666">{escape(wait)}</div>')
-    gpus = gpu_line(report)
-    if gpus:
-        parts.append(f"<div>GPUs: {escape(gpus)}</div>")
-    spark = _sparklines(report.samples)
-    series = timeline(report)
-    if series:
-        rows = "".join(f"<tr><td>{escape(a)}</td><td>{escape(b)}</td></tr>" for a, b in series)
-        parts.append(f"<details open><summary>Timeline</summary>{spark}<table>{rows}</table></details>")
+    head = " · ".join(f'<b>{escape(label)}</b> <span style="white-space:nowrap">{escape(value)}</span>'
+                      for label, value in headline(report))
+    parts.append(f'<div class="aiperf-header"><span style="{_BADGE}background:#eef">aiperf{escape(cell)}</span>'
+                 f"{head}</div>")
+    parts += _summary(report)
+    listed = shown_findings(report)
+    if listed:
+        parts.append(f'<div style="font-weight:600;margin-top:8px">Findings ({len(listed)})</div>')
+        explained: set[str] = set()
+        parts += [_finding(report, n, f, explained) for n, f in listed]
+        more = more_findings(report)
+        if more:
+            parts.append(f'<div style="{_MUTED}">{escape(more)}</div>')
+    hidden = hidden_note(report)
+    if hidden:
+        parts.append(f'<div style="{_MUTED}">({escape(hidden)})</div>')
     if report.hotspots:
         rows = "".join(
-            f"<tr><td>{report.cell_line(h.line)}</td><td>{escape(fmt.seconds(h.seconds))}</td><td>{escape(fmt.percent(h.share))}"
+            f"<tr><td>{report.cell_line(h.line)}</td>"
+            f'<td style="white-space:nowrap">{escape(fmt.seconds(h.seconds))}</td>'
+            f'<td style="white-space:nowrap">{escape(fmt.percent(h.share))}'
             f'<div style="background:#f97316;height:6px;width:{max(1, round(h.share * 120))}px"></div></td>'
-            f"<td><code>{escape(h.text)}</code></td><td>{escape(h.callee or '')}</td></tr>"
+            f'<td style="text-align:left"><code style="white-space:pre">{escape(h.text)}</code></td>'
+            f'<td style="text-align:left">{escape(h.callee or "")}</td></tr>'
             for h in report.hotspots[:12]
         )
         parts.append("<details open><summary>Hot lines</summary><table><tr><th>line</th><th>time</th>"
-                     f"<th>share</th><th>code</th><th>callee</th></tr>{rows}</table></details>")
-    findings = [f for f in report.findings if f.code != getattr(report.verdict, "code", None)]
-    hidden = [f for f in findings if not f.shown]
-    findings = [f for f in findings if f.shown]
-    if hidden:
-        parts.append(f'<div style="color:#666">({escape(hidden_note(hidden))})</div>')
-    if findings:
-        items = []
-        for f in findings:
-            fix = ""
-            if f.fix is not None and f.fix.source:
-                fix = (f"<details><summary>fix: {escape(f.fix.title)} ({escape(f.fix.safety)})</summary>"
-                       f"<pre>{escape(f.fix.diff)}</pre></details>")
-            where = f"line {report.cell_line(f.line)}" if f.line else "cell"
-            items.append(f"<li><b>{escape(f.code)}</b> {escape(where)}: {escape(f.message)}{fix}</li>")
-        parts.append(f"<details open><summary>Findings</summary><ul>{''.join(items)}</ul></details>")
-    frames, small = visible_frames(report)
-    for frame in frames:
-        rows = "".join(
-            f"<tr><td>{escape(str(c.name))}</td><td>{escape(c.dtype)}</td><td>{escape(fmt.size(c.memory_bytes))}"
-            f"</td><td>{escape(c.suggested_dtype or '')}</td><td>{escape(fmt.size(c.saving_bytes))}</td>"
-            f"<td>{escape(c.reason)}</td></tr>"
-            for c in frame.columns
-        )
-        parts.append(f"<details><summary>Frame {escape(frame.name)}: {frame.rows:,} rows, "
-                     f"{escape(fmt.size(frame.memory_bytes))}</summary><table><tr><th>column</th><th>dtype</th>"
-                     f"<th>memory</th><th>suggested</th><th>saving</th><th>why</th></tr>{rows}</table></details>")
-    if small:
-        plural = "s" if small > 1 else ""
-        parts.append(f'<div style="color:#666">({small} small frame{plural} under 64 KB not shown)</div>')
+                     '<th>share</th><th style="text-align:left">code</th><th style="text-align:left">in</th></tr>'
+                     f"{rows}</table></details>")
+    tl = timeline_svg(report.samples)
+    series = "".join(f"<tr><td>{escape(a)}</td><td>{escape(b)}</td></tr>" for a, b in timeline(report))
+    if tl.svg:
+        parts.append(f"<details><summary>Timeline ({escape(tl.summary)})</summary>{tl.svg}"
+                     f'<div style="{_MUTED}">{escape(tl.caption)}</div><table>{series}</table></details>')
+    elif report.samples.t:
+        parts.append(f'<div style="{_MUTED}">Timeline: too short to plot ({escape(tl.summary)}).</div>')
+    parts += _frames(report)
     prof = torch_profile_lines(report)
     if prof:
         ops = "".join(f"<li>{escape(line)}</li>" for line in prof)
         parts.append(f"<details><summary>torch profile</summary><ul>{ops}</ul></details>")
-    if report.notes:
-        notes = "".join(f"<li>{escape(n)}</li>" for n in report.notes)
-        parts.append(f'<details><summary>Notes</summary><ul style="color:#666">{notes}</ul></details>')
+    gpus = gpu_line(report)
+    if gpus:
+        parts.append(f'<div style="{_MUTED}">GPUs: {escape(gpus)}</div>')
+    notes, muted = split_notes(report.notes)
+    if notes:
+        items = "".join(f"<li>{escape(n)}</li>" for n in notes)
+        parts.append(f'<details><summary>Notes ({len(notes)})</summary><ul style="{_MUTED}">{items}</ul></details>')
+    if muted:
+        parts.append(f'<div style="{_MUTED}">{escape(muted)}</div>')
     parts.append("</div>")
     return "".join(parts)
 
 
-def _sparklines(samples: Samples, width: int = 360, height: int = 40) -> str:
-    """Tiny inline SVG lines (process CPU in blue, RSS in green), scaled to their own maxima."""
-    if len(samples.t) < 2:
-        return ""
-    span = samples.t[-1] - samples.t[0] or 1.0
-    lines = []
-    for values, colour in ((samples.cpu_percent, "#2563eb"), (samples.rss_bytes, "#16a34a")):
-        points = [(t, v) for t, v in zip(samples.t, values, strict=False) if v is not None]
-        top = max((v for _, v in points), default=0) or 1
-        coords = " ".join(f"{(t - samples.t[0]) / span * width:.1f},{height - v / top * (height - 2):.1f}"
-                          for t, v in points)
-        if coords:
-            lines.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" points="{coords}"/>')
-    return (f'<svg width="{width}" height="{height}" role="img" aria-label="CPU and memory over time">'
-            f"{''.join(lines)}</svg>")
+def _frames(report: Report) -> list[str]:
+    frames, small = visible_frames(report)
+    parts = []
+    for frame in frames:
+        rows = "".join(
+            f"<tr><td>{escape(str(c.name))}</td><td>{escape(c.dtype)}</td><td>{escape(fmt.size(c.memory_bytes))}"
+            f"</td><td>{escape(c.suggested_dtype or '')}</td>"
+            f"<td>{escape(fmt.size(c.saving_bytes)) if c.suggested_dtype else ''}</td><td>{escape(c.reason)}</td></tr>"
+            for c in frame.columns[:MAX_COLUMNS]
+        )
+        parts.append(f"<details><summary>Frame {escape(frame_line(frame))}</summary><table><tr><th>column</th>"
+                     "<th>dtype</th><th>memory</th><th>suggested</th><th>saving</th><th>why</th></tr>"
+                     f"{rows}</table></details>")
+    if small:
+        plural = "s" if small > 1 else ""
+        parts.append(f'<div style="{_MUTED}">({small} small frame{plural} under 64 KB not shown)</div>')
+    return parts

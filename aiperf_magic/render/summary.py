@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import units as fmt
-from ..report import Report
+from ..report import Finding, FrameProfile, Report
 
 
 def headline(report: Report) -> list[tuple[str, str]]:
@@ -12,12 +12,108 @@ def headline(report: Report) -> list[tuple[str, str]]:
              ("CPU", f"{fmt.seconds(report.cpu_s)} ({report.cores_used:.2f} cores)")]
     if report.gpu_synced:
         items.append(("GPU-synced", fmt.seconds(report.gpu_s)))
-    if report.peak_rss_bytes is not None:
-        items.append(("peak RSS", f"{fmt.size(report.peak_rss_bytes)} "
-                                  f"({fmt.size(report.rss_delta_bytes, signed=True)})"))
+    memory = memory_value(report)
+    if memory:
+        items.append(("memory", memory))
     if report.cuda_peak_bytes is not None:
         items.append(("CUDA peak", fmt.size(report.cuda_peak_bytes)))
     return items
+
+
+def memory_value(report: Report) -> str | None:
+    """The cell's own memory first (its change, and how far above its start it peaked), then the
+    whole process's peak, which also counts everything earlier cells left behind."""
+    parts = []
+    if report.rss_delta_bytes is not None:
+        parts.append(f"{fmt.size(report.rss_delta_bytes, signed=True)} in the cell")
+    rss = [v for v in report.samples.rss_bytes if v is not None]
+    if report.peak_rss_bytes is not None and rss and report.peak_rss_bytes > rss[0]:
+        above = report.peak_rss_bytes - rss[0]
+        if report.rss_delta_bytes is None or above > report.rss_delta_bytes * 1.05 + 1024**2:
+            parts.append(f"peak {fmt.size(above, signed=True)}")
+    if report.peak_rss_bytes is not None:
+        parts.append(f"whole process {fmt.size(report.peak_rss_bytes)}")
+    if not parts:
+        return None
+    return parts[0] + (f" ({', '.join(parts[1:])})" if len(parts) > 1 else "")
+
+
+def cause_line(report: Report, min_share: float = 0.2) -> str | None:
+    """Where the time went, in one sentence: the hottest line, when it holds a real share."""
+    if not report.hotspots:
+        return None
+    h = max(report.hotspots, key=lambda x: x.share)
+    if h.share < min_share:
+        return None
+    callee = f" (in {h.callee})" if h.callee else ""
+    return f"{fmt.percent(h.share)} of the time in line {report.cell_line(h.line)}: {h.text}{callee}"
+
+
+# Views list at most this much, so a hostile or machine-written cell cannot make a report huge;
+# `%aiperf fix` and the Report itself keep everything.
+MAX_FINDINGS = 50
+MAX_DIFF_LINES = 400
+MAX_COLUMNS = 100
+
+
+def shown_findings(report: Report) -> list[tuple[int, Finding]]:
+    """(number, finding) for every finding a view lists: numbered over ``report.findings`` as
+    ``%aiperf apply N`` counts them, without the verdict, which the header already states."""
+    verdict = report.verdict.code if report.verdict is not None else None
+    return [(n, f) for n, f in enumerate(report.findings, 1) if f.code != verdict and f.shown][:MAX_FINDINGS]
+
+
+def hidden_note(report: Report) -> str | None:
+    """One line for the findings this run showed did not matter (they stay in ``report.findings``)."""
+    hidden = [f for f in report.findings if not f.shown]
+    if not hidden:
+        return None
+    codes = ", ".join(sorted({f.code for f in hidden}))
+    return (
+        f"{len(hidden)} finding{'s' if len(hidden) > 1 else ''} hidden ({codes}): "
+        "negligible in this run, or preview rules without runtime evidence; see report.findings"
+    )
+
+
+def more_findings(report: Report) -> str | None:
+    """What the views left out of a very long list of findings."""
+    verdict = report.verdict.code if report.verdict is not None else None
+    total = sum(1 for f in report.findings if f.code != verdict and f.shown)
+    if total <= MAX_FINDINGS:
+        return None
+    return f"{total - MAX_FINDINGS} more findings not shown (the Report returned by -o or --var holds them all)"
+
+
+def capped_lines(text: str, limit: int = MAX_DIFF_LINES) -> tuple[list[str], str | None]:
+    """The first ``limit`` lines of a diff or a cell, and a line saying how many were left out."""
+    lines = text.splitlines()
+    if len(lines) <= limit:
+        return lines, None
+    return lines[:limit], f"… {len(lines) - limit} more lines (%aiperf fix shows them all)"
+
+
+def loader_line(report: Report) -> str | None:
+    """The torch profile's key result: how much of the cell waited for DataLoader batches."""
+    loader = (report.torch_profile or {}).get("dataloader") or {}
+    if not loader.get("batches"):
+        return None
+    level = loader.get("level") or "not input-bound"
+    return (f"DataLoader: {100 * loader.get('share', 0):.0f} % of the cell waiting for "
+            f"{loader['batches']} batches ({level})")
+
+
+GPU_ABSENT = "GPU not sampled"
+
+
+def split_notes(notes: list[str]) -> tuple[list[str], str | None]:
+    """The notes worth reading, and one muted line for the GPU-absent ones (every CPU-only machine
+    has them)."""
+    absent = [n for n in notes if n.startswith(GPU_ABSENT)]
+    kept = [n for n in notes if not n.startswith(GPU_ABSENT)]
+    if not absent:
+        return kept, None
+    reason = absent[0].split(":", 1)[1].strip() if ":" in absent[0] else ""
+    return kept, "No GPU sampled" + (f": {reason}" if reason else "") + "."
 
 
 def timeline(report: Report) -> list[tuple[str, str]]:
@@ -33,7 +129,7 @@ def timeline(report: Report) -> list[tuple[str, str]]:
         out.append((f"busiest of {n} cores", f"mean {sum(cores) / len(cores):.0f}%, max {max(cores):.0f}%"))
     rss = fmt.mean_max(s.rss_bytes)
     if rss:
-        out.append(("RSS", f"mean {fmt.size(rss[0])}, max {fmt.size(rss[1])}"))
+        out.append(("resident memory", f"mean {fmt.size(rss[0])}, max {fmt.size(rss[1])}"))
     for gpu in s.gpus:
         util = fmt.mean_max(gpu.util_percent)
         mem = fmt.mean_max(gpu.mem_used_bytes)
@@ -109,7 +205,26 @@ def _number(value: object) -> str:
 SMALL_FRAME_BYTES = 64 * 1024
 
 
-def visible_frames(report: Report) -> tuple[list, int]:
+def fix_saving(frame: FrameProfile) -> int:
+    """What the frame's own dtype fix saves: the columns its ``astype`` converts (the lossless
+    suggestions, or the lossy ones when there are no others), as its AIP303 finding says."""
+    suggested = [c for c in frame.columns if c.suggested_dtype]
+    chosen = [c for c in suggested if c.safe] or suggested
+    return sum(c.saving_bytes for c in chosen)
+
+
+def frame_line(frame: FrameProfile) -> str:
+    saving = fix_saving(frame)
+    extra = frame.saving_bytes - saving
+    text = f"{frame.name}: {frame.kind} of {frame.rows:,} rows, {fmt.size(frame.memory_bytes)}"
+    if saving:
+        text += f"; smaller dtypes save {fmt.size(saving)}"
+        if extra > 0:
+            text += f" (lossy float32 would save {fmt.size(extra)} more)"
+    return text
+
+
+def visible_frames(report: Report) -> tuple[list[FrameProfile], int]:
     """Frames worth a line in a view, and how many small ones were left out (e.g. a loop's `row`)."""
     shown = [f for f in report.frames if f.memory_bytes >= SMALL_FRAME_BYTES]
     return shown, len(report.frames) - len(shown)

@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from .. import units as fmt
-from ..report import Finding, Report
+from ..report import Report
 from .summary import (
+    cause_line,
     cpu_wait_line,
+    frame_line,
     gpu_line,
     headline,
+    hidden_note,
+    loader_line,
+    shown_findings,
+    split_notes,
     timeline,
     torch_profile_lines,
     verdict_details,
@@ -28,6 +34,9 @@ def render_text(report: Report) -> str:
         v = report.verdict
         lines.append(f"Verdict: {v.code} {v.title}: {v.sentence}")
         lines.extend(f"  {line}" for line in verdict_details(report))
+    for extra in (loader_line(report), cause_line(report)):
+        if extra:
+            lines.append(f"  {extra}")
     wait = cpu_wait_line(report)
     if wait:
         lines.append(f"Note: {wait}")
@@ -45,26 +54,21 @@ def render_text(report: Report) -> str:
             callee = f"  → {h.callee}" if h.callee else ""
             lines.append(f"  line {report.cell_line(h.line):>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
                          f"{bar:<{BAR_WIDTH}} {h.text[:60]}{callee}")
-    findings = [f for f in report.findings if f.code != getattr(report.verdict, "code", None)]
-    hidden = [f for f in findings if not f.shown]
-    findings = [f for f in findings if f.shown]
-    if findings or hidden:
+    findings = shown_findings(report)  # numbered as the panel and `%aiperf apply N` count them
+    if findings:
         lines.append("Findings")
-        if hidden:
-            lines.append(f"  ({hidden_note(hidden)})")
-        for f in findings:
+        for number, f in findings:
             where = f"line {report.cell_line(f.line)}" if f.line else "cell"
             fix = ""
             if f.fix is not None and f.fix.source:
                 fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"
-            # numbered over report.findings, as the panel and `%aiperf apply N` count them
-            number = report.findings.index(f) + 1
             lines.append(f"  {number}. {f.code} {where}: {f.message}{fix}")
+    hidden = hidden_note(report)
+    if hidden:
+        lines.append(f"({hidden})")
     frames, small = visible_frames(report)
     for frame in frames:
-        saving = f", could save {fmt.size(frame.saving_bytes)}" if frame.saving_bytes else ""
-        lines.append(f"Frame {frame.name}: {frame.kind} {frame.rows:,} rows, "
-                     f"{fmt.size(frame.memory_bytes)}{saving}")
+        lines.append(f"Frame {frame_line(frame)}")
         for col in frame.columns:
             if col.suggested_dtype:
                 lines.append(f"  {col.name}: {col.dtype} → {col.suggested_dtype} "
@@ -75,16 +79,10 @@ def render_text(report: Report) -> str:
     if prof:
         lines.append("torch profile")
         lines.extend(f"  {line}" for line in prof)
-    if report.notes:
+    notes, muted = split_notes(report.notes)
+    if notes:
         lines.append("Notes")
-        lines.extend(f"  {note}" for note in report.notes)
+        lines.extend(f"  {note}" for note in notes)
+    if muted:
+        lines.append(muted)
     return "\n".join(lines)
-
-
-def hidden_note(hidden: list[Finding]) -> str:
-    """One line for the findings this run showed did not matter (kept in ``report.findings``)."""
-    codes = ", ".join(sorted({f.code for f in hidden}))
-    return (
-        f"{len(hidden)} finding{'s' if len(hidden) > 1 else ''} hidden ({codes}): "
-        "negligible in this run, or preview rules without runtime evidence; see report.findings"
-    )

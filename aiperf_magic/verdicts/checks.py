@@ -214,8 +214,8 @@ def cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
         return Verdict(
             "AIP908",
             f"CPU-bound on {scope}",
-            f"The process used {st.cores_used:.1f} of {st.cores} cores{_contention(st)}: the work is "
-            f"CPU-bound on {scope}.",
+            f"The cell used {st.cores_used:.1f} of {st.cores} cores (worker processes it ran included)"
+            f"{_contention(st)}: the work is CPU-bound on {scope}.",
             ev,
             advice="The work already runs in parallel: only less work (a better algorithm, "
             "smaller dtypes) or more cores make it faster.",
@@ -224,7 +224,7 @@ def cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
         return Verdict(
             "AIP907",
             "CPU-bound on one core",
-            f"The process kept {st.cores_used:.1f} core busy while {st.cores} were available"
+            f"The cell kept {st.cores_used:.1f} core busy while {st.cores} were available"
             f"{_contention(st)}: one CPU core limits the cell.",
             ev,
             advice="Vectorise the hot lines (NumPy/pandas column operations) or split the work across processes.",

@@ -35,9 +35,12 @@ def test_outputs_keep_their_order_and_the_report_comes_last():
     assert kinds[1][0] == "display_data" and "middle" in outputs[1].data["text/html"]
     assert kinds[2] == ("stream", "last\n")
     assert kinds[3] == ("execute_result", "42")
+    # the panel, then the static report as the last output (hidden where the panel is drawn)
     assert outputs[4].output_type == "display_data"
-    assert "aiperf" in outputs[4].data["text/plain"]
-    assert 'class="aiperf-report"' in outputs[4].data["text/html"]
+    assert "application/vnd.jupyter.widget-view+json" in outputs[4].data
+    assert outputs[5].output_type == "display_data" and len(outputs) == 6
+    assert "aiperf" in outputs[5].data["text/plain"]
+    assert 'class="aiperf-report"' in outputs[5].data["text/html"]
     data = json.loads(nb.cells[2].outputs[0].text)
     assert data["id"] is None  # nbclient sends no cell id (JupyterLab does: see the next test)
     assert data["source"].startswith("print('first')")

@@ -79,3 +79,67 @@ def test_html_and_text_for_an_empty_report():
     assert "aiperf" in render_text(report)
     assert render_html(report).startswith('<div class="aiperf-report"')
     assert "Report(wall" in repr(report)  # the full views are registered by the extension
+
+
+# -- the timeline image, the Markdown of rule docs, the static view's first screen ----------------
+def long_samples(n: int, cores: int = 4) -> Samples:
+    import math
+
+    from aiperf_magic.report import GpuSeries
+
+    wave = [50 + 50 * math.sin(i / 20) for i in range(n)]
+    return Samples(t=[i * 0.02 for i in range(n)], cpu_percent=[w * 2 for w in wave],
+                   cpu_per_core=[[w] * cores for w in wave], rss_bytes=[(100 + i % 50) << 20 for i in range(n)],
+                   gpus=[GpuSeries(index=0, util_percent=wave, mem_used_bytes=[4 << 30] * n,
+                                   mem_total_bytes=[16 << 30] * n)])
+
+
+def test_timeline_has_axes_legend_units_and_a_colour_bar():
+    from aiperf_magic.render.timeline import timeline
+
+    tl = timeline(long_samples(200))
+    assert tl.svg is not None and tl.svg.startswith("<svg") and 'width="100%"' in tl.svg
+    for label in ("CPU (cores)", "this process", "all processes", "per core", "% busy (all processes)",
+                  "resident memory", "GPU 0 (%)", "utilisation", "seconds"):
+        assert label in tl.svg, label
+    assert '>4</text>' in tl.svg  # the CPU axis runs to the machine's 4 cores, not to the busiest sample
+    assert "resident memory (RSS)" in tl.caption and tl.summary == "200 samples over 3.98 s"
+    assert "<script" not in tl.svg and "on" + "load" not in tl.svg
+
+
+def test_timeline_stays_small_however_long_the_cell():
+    from aiperf_magic.render.timeline import timeline
+
+    assert len(timeline(long_samples(20_000, cores=64)).svg or "") < 60_000
+    short = timeline(long_samples(9))
+    assert short.svg is None and short.summary == "9 samples over 160.0 ms"
+
+
+def test_rule_doc_markdown_is_blocks_and_escaped_html():
+    from aiperf_magic.render.markdown import blocks_html, inline, parse
+
+    doc = ("## Why is this bad?\nEach row of `x ** 2` is **slow** [pandas](https://pandas.pydata.org) "
+           "[js](javascript:alert(1))\n\n```python\nfor i in range(3):\n    <b>\n```\n- one `a`\n- two\n  more")
+    blocks = parse(doc)
+    assert [b["t"] for b in blocks] == ["h", "p", "code", "ul"]
+    assert ["c", "x ** 2"] in blocks[1]["inl"] and ["b", "slow"] in blocks[1]["inl"]
+    assert ["link", "pandas", "https://pandas.pydata.org"] in blocks[1]["inl"]
+    assert all(run[0] != "link" or run[2].startswith("https://") for run in blocks[1]["inl"])
+    assert blocks[2]["text"] == "for i in range(3):\n    <b>" and blocks[3]["items"][1] == [["t", "two more"]]
+    html = blocks_html(blocks)
+    assert "&lt;b&gt;" in html and "<b>slow</b>" in html and "javascript:" not in html.split("[js]")[0]
+    assert "```" not in html and inline("a ** b **c**") == [["t", "a ** b "], ["b", "c"]]
+
+
+def test_static_view_leads_with_the_answer_and_says_each_thing_once():
+    report = sample_report()
+    report.findings.append(Finding(code="AIP907", message="the verdict, again"))
+    report.notes = ["GPU not sampled: NVML unavailable (no library)", "a real note"]
+    html = render_html(report)
+    text = render_text(report)
+    assert "the verdict, again" not in html and "the verdict, again" not in text
+    assert html.index("Bottleneck") < html.index("Where") < html.index("Advice") < html.index("Findings")
+    assert "No GPU sampled: NVML unavailable (no library)." in html and "a real note" in html
+    assert '<div style="white-space:pre;padding:0 8px;background:#ffebe9">-for</div>' in html  # a line each
+    assert "peak RSS" not in html and "memory</b>" in html
+    assert "what AIP301 means" in html

@@ -199,3 +199,35 @@ def test_notebook_dir_holds_only_tutorials():
     stray = [p.name for p in NOTEBOOK_DIR.iterdir()
              if p.suffix != ".ipynb" and p.name not in {"data", ".ipynb_checkpoints"}]
     assert stray == []
+
+
+MAX_EXECUTED_BYTES = 1_000_000
+SCRIPT_TAG = re.compile(r"<script\b.*?</script>", re.S | re.I)
+
+
+@pytest.mark.notebooks
+@pytest.mark.parametrize("name", TUTORIALS)
+def test_executed_tutorial_is_small_and_exports_the_static_report(executed, name: str):
+    """Executed with widget state stored (as nbclient does): at most 1 MB, and nbconvert's HTML shows
+    every report as text (its header, findings and diffs), with no script needed."""
+    from html import unescape
+
+    from nbconvert import HTMLExporter
+
+    run = executed(name)
+    size = len(nbformat.writes(run.nb).encode())
+    assert size <= MAX_EXECUTED_BYTES, f"{name}: executed notebook is {size:,} bytes"
+    state = run.nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    assert not any("plotly" in str(s.get("model_module", "")) for s in state.values()), "a plotly widget was saved"
+    html, _ = HTMLExporter().from_notebook_node(run.nb)
+    visible = unescape(re.sub(r"<[^>]+>", "", SCRIPT_TAG.sub("", html)))  # the page's text
+    for report in run.session:
+        assert f"aiperf [{report.execution_count}]" in visible, f"{name}: no header for cell {report.execution_count}"
+        for finding in report.findings:
+            if report.verdict is not None and finding.code == report.verdict.code:
+                continue  # the verdict is stated once, in the header, not again as a finding
+            assert finding.message.replace("`", "") in visible, f"{name}: finding {finding.code} not shown"
+            if finding.fix is not None and finding.fix.diff:
+                changed = next(line for line in finding.fix.diff.splitlines()
+                               if line[:1] in "+-" and not line.startswith(("+++", "---")))
+                assert changed in visible, f"{name}: the diff of {finding.code} is not shown"

@@ -22,9 +22,14 @@ class CellFix:
     applied: list[str]
     skipped: list[str]
 
+    def headline(self) -> str:
+        if not self.applied:
+            return "aiperf fix: no rewrite applies to this cell"
+        return (f"aiperf fix: the cell rewritten with {', '.join(self.applied)} "
+                "(shown only: the notebook cell is unchanged; Apply in the panel or %aiperf apply N edits it)")
+
     def text(self) -> str:
-        head = f"aiperf fix: applied {', '.join(self.applied)}" if self.applied else "aiperf fix: no fix applied"
-        parts = [head, *(f"  not applied: {s}" for s in self.skipped)]
+        parts = [self.headline(), *(f"  not included: {s}" for s in self.skipped)]
         if self.diff:
             parts += ["", "--- rewritten cell ---", self.source.rstrip("\n")]
             parts += ["", "--- diff ---", self.diff.rstrip("\n")]
@@ -34,12 +39,22 @@ class CellFix:
         p.text(self.text())
 
     def _repr_html_(self) -> str:
-        skipped = "".join(f"<li>{escape(s)}</li>" for s in self.skipped)
-        head = escape(f"applied {', '.join(self.applied)}" if self.applied else "no fix applied")
+        # monospace throughout, like the text view, in JupyterLab, nbconvert and GitHub alike
+        mono = "font-family:var(--jp-code-font-family,ui-monospace,SFMono-Regular,Menlo,monospace);font-size:12px"
+        pre = "margin:4px 0;padding:4px 8px;background:#f6f8fa;white-space:pre;overflow:auto"
+        skipped = "".join(f"<li>not included: {escape(s)}</li>" for s in self.skipped)
+        lines = []
+        for line in self.diff.splitlines():
+            color = {"+": "#dafbe1", "-": "#ffebe9"}.get(line[:1], "") if not line.startswith(("+++", "---")) else ""
+            lines.append(f'<div style="{"background:" + color if color else ""}">{escape(line) or " "}</div>')
+        body = ""
+        if self.diff:
+            body = (f'<div>rewritten cell:</div><div style="{pre}"><pre>{escape(self.source)}</pre></div>'
+                    f'<div>diff:</div><div style="{pre}">{"".join(lines)}</div>')
         return (
-            f'<div class="aiperf-fix"><div><b>aiperf fix</b>: {head}</div>'
-            + (f"<ul>{skipped}</ul>" if skipped else "")
-            + (f"<pre>{escape(self.source)}</pre><pre>{escape(self.diff)}</pre>" if self.diff else "")
+            f'<div class="aiperf-fix" style="{mono}"><div>{escape(self.headline())}</div>'
+            + (f'<ul style="margin:2px 0 4px 18px;padding:0">{skipped}</ul>' if skipped else "")
+            + body
             + "</div>"
         )
 
@@ -162,5 +177,13 @@ def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix:
         else:
             wanted.append(f)
     new = fix_findings(report.source, wanted, unsafe=args.unsafe, namespace=ctx.user_ns)
-    applied = [f.code for f in wanted] if new != report.source else []
+    applied = []
+    if new != report.source:
+        # named only when its own rewrite applies to this cell (a runtime finding's does not here)
+        for f in wanted:
+            if fix_findings(report.source, [f], unsafe=args.unsafe, namespace=ctx.user_ns) != report.source:
+                applied.append(f.code)
+            else:
+                skipped.append(f"{f.code} line {report.cell_line(f.line or 0)}: its rewrite does not apply "
+                               f"here; %aiperf apply {report.findings.index(f) + 1} inserts it as a new cell")
     return CellFix(source=new, diff=unified_diff(report.source, new), applied=applied, skipped=skipped)

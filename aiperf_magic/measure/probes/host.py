@@ -6,6 +6,8 @@ or when a psutil module is injected (tests), through psutil.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from typing import Any
 
@@ -86,6 +88,68 @@ class HostProbe:
             self._off.add(name)
             self.notes.append(f"{_LABELS.get(name, name)} not sampled: {type(exc).__name__}: {exc}".rstrip(": "))
             return None
+
+
+def children_cpu_s(psutil_module: Any = None) -> float | None:
+    """CPU seconds of this process's descendants: the live ones (worker pools, subprocesses) and
+    those already waited for. Read before and after a cell, the difference is the CPU its worker
+    processes spent, which counts as the cell's own."""
+    reaped = os.times()
+    try:
+        if psutil_module is None and os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children"):
+            live = sum(_proc_cpu_s(pid) for pid in _proc_descendants(os.getpid()))
+        else:
+            live = _psutil_children_cpu_s(psutil_module or _psutil())
+    except Exception:
+        return None
+    return live + reaped.children_user + reaped.children_system
+
+
+def _proc_descendants(pid: int) -> list[int]:
+    """Linux lists each thread's children in /proc: a few small reads, not a scan of every process."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children", "rb") as fh:
+                    kids = [int(x) for x in fh.read().split()]
+            except (OSError, ValueError):
+                continue
+            found.extend(kids)
+            todo.extend(kids)
+    return found
+
+
+def _proc_cpu_s(pid: int) -> float:
+    """utime + stime of ``pid`` and of the children it has waited for (a forkserver's workers)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return 0.0  # it ended meanwhile; once waited for, os.times counts it
+    fields = data[data.rindex(b")") + 2 :].split()  # fields from the 3rd on (state)
+    return sum(int(v) for v in fields[11:15]) / _CLOCK_TICKS
+
+
+def _psutil_children_cpu_s(ps: Any) -> float:
+    total = 0.0
+    for child in ps.Process().children(recursive=True):
+        try:
+            times = child.cpu_times()
+        except Exception:  # it ended meanwhile; once waited for, os.times counts it
+            continue
+        # a live child's own reaped children (a forkserver's workers) count through it
+        total += times.user + times.system + times.children_user + times.children_system
+    return float(total)
+
+
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def _psutil() -> Any:

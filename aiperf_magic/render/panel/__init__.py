@@ -1,1 +1,1 @@
-"""The interactive panel (ipywidgets) for JupyterLab 4 / Notebook 7."""
+"""The interactive panel (one anywidget per report) for JupyterLab 4 / Notebook 7."""

@@ -1,23 +1,24 @@
-"""What the panel's buttons do: the shared context, and Apply / Undo of one proposed edit.
+"""What the panel's buttons do: Try, Apply and Undo of one fix, as small state machines.
 
-The panel never measures: Try calls the injected ``verify`` and shows the Comparison it returns;
+The panel never measures: Try calls the injected ``verify`` and keeps the Comparison it returns;
 Apply and Undo ask the notebook extension through the Bridge. Bridge replies arrive after the
-button callback has returned, so the controls keep a small state and redraw when one comes.
+message that asked has been handled, so each action keeps a little state and calls its
+``on_change`` whenever that state moves; the panel then sends the new state to the browser.
+Nothing here imports a widget library: the same logic runs under tests with a fake bridge.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-import ipywidgets as widgets
-
 from ...apply.bridge import Bridge, Reply, cell_text, ran_text
-from ...report import Comparison, Report
-from .html import BAD_COLOR, MUTED, OK_COLOR, esc
+from ...report import Comparison, Fix, Report, Samples
+from .outcome import outcome
 
 Verify = Callable[..., Comparison]
 REPEAT = 5
@@ -46,6 +47,12 @@ def shared_bridge() -> Bridge:
     if _BRIDGE is None:
         _BRIDGE = Bridge()
     return _BRIDGE
+
+
+def slim(report: Report) -> Report:
+    """What the buttons need of a Report (its cell, magic line, id and fixes), without the samples,
+    hot lines and frames: a panel lives as long as its kernel, and so does what it holds."""
+    return replace(report, samples=Samples(), hotspots=[], frames=[], notes=[], torch_profile=None)
 
 
 @dataclass
@@ -77,35 +84,14 @@ class PanelContext:
         return self.verify is _default_verify and fork_available()[0]
 
 
-def status_html(text: str, kind: str = "info") -> str:
-    color = {"ok": OK_COLOR, "error": BAD_COLOR}.get(kind, MUTED)
-    return f'<div class="aiperf-status aiperf-status-{kind}" style="color:{color}">{esc(text)}</div>'
+def _nothing() -> None:
+    return None
 
 
-def copy_html(text: str, hint: str = "") -> str:
-    """A Copy button for front ends without the extension; the text is escaped, never markup."""
-    return (
-        '<div class="aiperf-fallback">'
-        '<button class="aiperf-copy" '
-        "onclick=\"navigator.clipboard.writeText(this.parentElement.querySelector('pre').textContent)\">"
-        "Copy</button> "
-        f'<span style="color:{MUTED}">{esc(hint)}</span>'
-        f'<pre style="display:none">{esc(text)}</pre></div>'
-    )
-
-
-class EditControls:
+class EditAction:
     """Apply and Undo for one edit of the measured cell: a replacement or a new cell below it."""
 
-    def __init__(
-        self,
-        ctx: PanelContext,
-        body: str,
-        *,
-        insert: bool = False,
-        apply_label: str = "Apply",
-        fallback_hint: str = "",
-    ) -> None:
+    def __init__(self, ctx: PanelContext, body: str, *, insert: bool = False, fallback_hint: str = "") -> None:
         self.ctx = ctx
         self.insert = insert
         report = ctx.report
@@ -117,31 +103,26 @@ class EditControls:
         self.applied = False
         self.busy = False
         self.new_cell_id: str | None = None
-        self.apply_button = widgets.Button(description=apply_label, icon="check", disabled=True)
-        self.undo_button = widgets.Button(description="Undo", icon="undo", disabled=True)
-        self.status = widgets.HTML("")
-        self.fallback = widgets.HTML("")
-        self.apply_button.on_click(lambda _b: self.apply())
-        self.undo_button.on_click(lambda _b: self.undo())
-        self.on_change: Callable[[], None] = lambda: None
+        self.status: tuple[str, str] | None = None  # (kind, text); kind "info", "ok" or "error"
+        self.fallback: dict[str, str] | None = None  # Copy's text and the line magic to run instead
+        self.on_change: Callable[[], None] = _nothing
 
-    def refresh(self) -> None:
-        self.apply_button.disabled = self.busy or self.applied or not self.allowed
-        self.undo_button.disabled = self.busy or not self.applied
+    @property
+    def can_apply(self) -> bool:
+        return not (self.busy or self.applied) and self.allowed
+
+    @property
+    def can_undo(self) -> bool:
+        return not self.busy and self.applied
 
     def apply(self) -> None:
-        if self.busy or self.applied or not self.allowed:
+        if not self.can_apply:
             return
-        self._send(
-            "insert_below" if self.insert else "replace",
-            self.ctx.report.cell_id,
-            self.new_text,
-            self.old_text,
-            self._applied,
-        )
+        op = "insert_below" if self.insert else "replace"
+        self._send(op, self.ctx.report.cell_id, self.new_text, self.old_text, self._applied)
 
     def undo(self) -> None:
-        if self.busy or not self.applied:
+        if not self.can_undo:
             return
         if self.insert:
             self._send("undo", self.new_cell_id, None, self.new_text, self._undone)
@@ -150,8 +131,7 @@ class EditControls:
 
     def _send(self, op: str, cell_id: str | None, source: str | None, expect: str, done: Any) -> None:
         self.busy = True
-        self.status.value = status_html("Asking the notebook to edit the cell…")
-        self.refresh()
+        self.status = ("info", "Asking the notebook to edit the cell…")
         self.on_change()
         self.ctx.bridge.request(op, cell_id, source, expect, done)
 
@@ -160,20 +140,133 @@ class EditControls:
             self.applied = True
             self.new_cell_id = reply.new_cell_id
             where = "in a new cell below" if self.insert else "to the cell"
-            self.status.value = status_html(f"Applied {where}. Undo restores it exactly.", "ok")
+            self.status = ("ok", f"Applied {where}. Undo restores it exactly.")
         self._finish(reply)
 
     def _undone(self, reply: Reply) -> None:
         if reply.ok:
             self.applied = False
-            self.status.value = status_html("Undone: the cell is back as it ran.", "ok")
+            self.status = ("ok", "Undone: the cell is back as it ran.")
         self._finish(reply)
 
     def _finish(self, reply: Reply) -> None:
         self.busy = False
         if not reply.ok:
-            self.status.value = status_html(reply.reason, "error")
+            self.status = ("error", reply.reason)
             if reply.missing_extension:
-                self.fallback.value = copy_html(self.new_text, self.fallback_hint)
-        self.refresh()
+                self.fallback = {"text": self.new_text, "hint": self.fallback_hint}
         self.on_change()
+
+
+class FixAction:
+    """Try, Apply and Undo for one Fix of the measured cell.
+
+    Apply stays disabled until a Try proved the rewrite gives equal results; an unsafe fix can also
+    be applied after the user ticks the explicit confirmation.
+    """
+
+    def __init__(self, ctx: PanelContext, n: int, fix: Fix, frame: dict[str, str] | None = None) -> None:
+        self.ctx = ctx
+        self.n = n
+        self.fix = fix
+        self.frame = frame  # for a dtype fix: the frame's size before and after, shown beside Try's result
+        self.comparison: Comparison | None = None
+        self.unsafe = fix.safety == "unsafe"
+        self.confirmed = False
+        self.progress = ""
+        self.allow_io = False  # the user allowed the cell's writes to run (offered once a Try was blocked)
+        self.allow_io_offer = False
+        self.stoppable = False  # a Try runs beside the kernel: Stop can end it
+        self.cancel = threading.Event()
+        self.edit = EditAction(ctx, fix.source, fallback_hint=f"or run  %aiperf apply {n}")
+        self.on_change: Callable[[], None] = _nothing
+        self.edit.on_change = self._changed
+
+    @property
+    def proven(self) -> bool:
+        c = self.comparison
+        return (c is not None and c.equal and not c.error and not c.timed_out and not c.refused
+                and not getattr(c, "blocked", None))
+
+    def _changed(self) -> None:
+        self.edit.allowed = self.proven or (self.unsafe and self.confirmed)
+        self.on_change()
+
+    def set_confirmed(self, value: bool) -> None:
+        if self.unsafe:
+            self.confirmed = value
+            self._changed()
+
+    def set_allow_io(self, value: bool) -> None:
+        self.allow_io = value and self.allow_io_offer
+        self.on_change()
+
+    def stop(self) -> None:
+        self.cancel.set()
+
+    def try_fix(self) -> None:
+        if self.edit.busy:
+            return
+        self.edit.busy = True
+        self.comparison = None
+        self.cancel.clear()
+        # the state is sent as soon as it changes, so this line shows while verify runs
+        self.progress = f"Running the original and the rewrite {1 + REPEAT} times each in copies of the kernel…"
+        self._changed()
+        options: dict[str, Any] = {
+            "allow_io": self.allow_io,
+            "progress": self._progress,
+            "first_line": self.ctx.report.cell_line(1),
+        }
+        if not self.ctx.tries_in_background():
+            self._run(options)
+            return
+        # The trials run in forked copies: the kernel only waits, so it waits in a thread and Stop
+        # works. The click returns once the copy is taken, so the next cell cannot race the fork.
+        started = threading.Event()
+
+        def progress(done: int, total: int, text: str) -> None:
+            started.set()
+            self._progress(done, total, text)
+
+        options.update(progress=progress, cancel=self.cancel)
+        self.stoppable = True
+        thread = threading.Thread(target=self._run, args=(options,), name="aiperf-try", daemon=True)
+        thread.start()
+        while thread.is_alive() and not started.wait(0.05):
+            pass
+
+    def _progress(self, done: int, total: int, text: str) -> None:
+        self.progress = f"{text} · Stop cancels" if self.stoppable else text
+        self.on_change()
+
+    def _run(self, options: dict[str, Any]) -> None:
+        try:
+            self.comparison = c = self.ctx.run_verify(self.ctx.report.source, self.fix.source, **options)
+            if getattr(c, "blocked", None):
+                self.allow_io_offer = True
+        finally:
+            self.edit.busy = False
+            self.stoppable = False
+            self.progress = ""
+            self._changed()
+
+    def state(self) -> dict[str, Any]:
+        edit = self.edit
+        return {
+            "try": not edit.busy,
+            "apply": edit.can_apply,
+            "undo": edit.can_undo,
+            "busy": edit.busy,
+            "progress": self.progress,
+            "stop": self.stoppable,
+            "allow_io_offer": self.allow_io_offer,
+            "allow_io": self.allow_io,
+            "runs": 1 + REPEAT,
+            "result": outcome(self.comparison, self.frame) if self.comparison is not None else None,
+            "status": list(edit.status) if edit.status else None,
+            "fallback": edit.fallback,
+            "unsafe": self.unsafe,
+            "confirmed": self.confirmed,
+            "applied": edit.applied,
+        }

@@ -1,98 +1,123 @@
-"""The interactive panel: a Report as ipywidgets and plotly, with Try / Apply / Undo.
+"""The interactive panel: one anywidget per Report, with Try / Apply / Undo / Re-run.
 
-This module and its ``widget_*`` parts are the only ones that import ipywidgets or plotly. The
-panel renders what the Report holds and calls the library for anything new (``verify`` for Try,
-the bridge for Apply and Undo); it measures nothing itself.
+The panel renders what the Report holds and calls the library for anything new (``verify`` for
+Try, the bridge for Apply and Undo); it measures nothing itself. Its state is JSON
+(:mod:`.viewmodel` for the report, :mod:`.actions` for what the buttons changed); its view is
+``panel.js``, which sends each click back as a custom message handled here.
 
-Sections, top to bottom: header (times, memory, verdict), Timeline, Hot lines, Findings,
-DataFrames, Notes. ``panel_bundle`` puts the widget view in one display with the static text and
-HTML views, so terminals, nbconvert and GitHub show those instead.
+``panel_outputs`` publishes the panel as its own output, followed by the static text and HTML
+views in a second one. Front ends that draw the panel hide that second output (``panel.css``);
+everywhere else (nbconvert, GitHub, a notebook reopened without its kernel) it is what shows.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-import ipywidgets as widgets
-
-from ... import units as fmt
-from ...apply.bridge import Bridge
-from ...report import Report
+from ...apply.bridge import Bridge, Reply, cell_text
+from ...report import Finding, Report
 from ..frontend import WIDGET_MIME
-from ..summary import gpu_line, headline
-from .actions import PanelContext, Verify, shared_bridge
-from .findings import findings_view
-from .frames import frames_view
-from .html import BAD_COLOR, MUTED, esc
-from .timeline import timeline_widget
+from .actions import FixAction, PanelContext, Verify, shared_bridge, slim
+from .rerun import BY_HAND, request_run
+from .viewmodel import panel_data
+from .widget import PanelWidget
 
-MAX_HOTSPOTS = 12
+STALE = "Code changed: this report is for the code as it ran. Re-run the cell to measure the new code."
 
 
-def header_html(report: Report) -> str:
-    cell = f" [{report.execution_count}]" if report.execution_count is not None else ""
-    items = " · ".join(f"<b>{esc(label)}</b> {esc(value)}" for label, value in headline(report))
-    parts = [f'<div class="aiperf-header"><span class="aiperf-badge">aiperf{esc(cell)}</span> {items}</div>']
-    if report.verdict is not None:
-        v = report.verdict
-        parts.append(
-            '<div class="aiperf-verdict"><span style="background:#fde68a;padding:1px 6px;border-radius:4px;'
-            f'font-weight:600">{esc(v.code)} {esc(v.title)}</span> {esc(v.sentence)}</div>'
-        )
-    if report.error is not None:
-        where = f" (line {report.cell_line(report.error.line)})" if report.error.line else ""
-        parts.append(
-            f'<div style="color:{BAD_COLOR}">cell raised <code>{esc(report.error.type)}</code>: '
-            f"{esc(report.error.message)}{esc(where)}</div>"
-        )
-    gpus = gpu_line(report)
-    if gpus:
-        parts.append(f'<div style="color:{MUTED}">GPUs: {esc(gpus)}</div>')
-    return "".join(parts)
+@dataclass
+class FindingCard:
+    """One listed finding; ``n`` is its 1-based number in the report (as ``%aiperf apply N`` counts)."""
 
-
-def hotspots_html(report: Report) -> str:
-    if not report.hotspots:
-        return f'<div style="color:{MUTED}">No line took a measurable share of the samples.</div>'
-    rows = []
-    for h in report.hotspots[:MAX_HOTSPOTS]:
-        bar = f'<div style="background:#f97316;height:8px;width:{max(1, round(h.share * 160))}px"></div>'
-        rows.append(
-            f"<tr><td>{report.cell_line(h.line)}</td><td><code>{esc(h.text)}</code></td><td>{bar}</td>"
-            f"<td>{esc(fmt.percent(h.share))}</td><td>{esc(fmt.seconds(h.seconds))}</td>"
-            f"<td>{esc(h.callee or '')}</td></tr>"
-        )
-    head = "".join(f"<th>{h}</th>" for h in ("line", "code", "", "share", "time", "top callee"))
-    return f'<table class="aiperf-hotspots" style="border-spacing:12px 2px"><tr>{head}</tr>{"".join(rows)}</table>'
-
-
-def _section(title: str) -> Any:
-    return widgets.HTML(f'<h4 style="margin:10px 0 2px">{esc(title)}</h4>')
+    n: int
+    finding: Finding
+    controls: FixAction | None
 
 
 class Panel:
-    """The widget tree for one Report; its cards stay reachable for tests and callers."""
+    """The widget for one Report and the actions behind its buttons."""
 
     def __init__(self, ctx: PanelContext) -> None:
         report = ctx.report
-        self.ctx = ctx
-        parts: list[Any] = [widgets.HTML(header_html(report))]
-        parts.append(_section("Timeline"))
-        self.timeline = timeline_widget(report.samples)
-        if self.timeline is None:
-            parts.append(widgets.HTML(f'<div style="color:{MUTED}">Too short to sample.</div>'))
+        self.data = panel_data(report)
+        self.ctx = PanelContext(slim(report), ctx.verify, ctx.bridge, ctx.namespace)
+        self.findings: list[FindingCard] = []
+        self.actions: dict[str, FixAction] = {}
+        for item in self.data["findings"]:
+            n = item["n"]
+            finding = report.findings[n - 1]
+            controls = None
+            if "fix" in item and finding.fix is not None:
+                controls = FixAction(self.ctx, n, finding.fix, frame=item.get("frame"))
+                controls.on_change = self.push
+                self.actions[str(n)] = controls
+            self.findings.append(FindingCard(n, finding, controls))
+        self.rerun_status: tuple[str, str] | None = None
+        self.view = PanelWidget(data=self.data, ui=self.ui_state())
+        self.view.on_msg(self._on_msg)
+
+    @property
+    def stale(self) -> bool:
+        """True while an applied fix has changed the cell since it ran."""
+        return any(a.edit.applied for a in self.actions.values())
+
+    def ui_state(self) -> dict[str, Any]:
+        stale = None
+        if self.stale:
+            kind, text = self.rerun_status or ("info", STALE)
+            stale = {"text": text, "kind": kind}
+        return {"fixes": {key: a.state() for key, a in self.actions.items()}, "stale": stale}
+
+    def push(self) -> None:
+        if not self.stale:
+            self.rerun_status = None
+        view = getattr(self, "view", None)
+        if view is not None:
+            view.ui = self.ui_state()
+
+    def handle(self, content: Any) -> None:
+        """One message from the browser: ``{"do", "key", "value"}``; ``do`` is one of try, apply, undo,
+        confirm, allow_io, stop (for the fix ``key``) or rerun."""
+        if not isinstance(content, dict):
+            return
+        do, action = content.get("do"), self.actions.get(str(content.get("key")))
+        if do == "rerun":
+            self.rerun()
+        elif action is None:
+            return
+        elif do == "try":
+            action.try_fix()
+        elif do == "apply":
+            action.edit.apply()
+        elif do == "undo":
+            action.edit.undo()
+        elif do == "confirm":
+            action.set_confirmed(content.get("value") is True)
+        elif do == "allow_io":
+            action.set_allow_io(content.get("value") is True)
+        elif do == "stop":
+            action.stop()
+
+    def _on_msg(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        self.handle(content)
+
+    def rerun(self) -> None:
+        applied = next((a for a in self.actions.values() if a.edit.applied), None)
+        if applied is None:
+            return
+        self.rerun_status = ("info", "Asking the notebook to run the cell…")
+        self.push()
+        request_run(self.ctx.report.cell_id, cell_text(self.ctx.report, applied.fix.source), self._ran)
+
+    def _ran(self, reply: Reply) -> None:
+        if reply.ok:
+            self.rerun_status = ("ok", "Running the cell again: its new report replaces this one.")
         else:
-            parts.append(self.timeline)
-        parts += [_section("Hot lines"), widgets.HTML(hotspots_html(report))]
-        findings, self.findings = findings_view(ctx)
-        parts += [_section(f"Findings ({len(self.findings)})"), findings]
-        frames, self.frames = frames_view(ctx)
-        parts += [_section("DataFrames"), frames]
-        if report.notes:
-            notes = "".join(f"<li>{esc(n)}</li>" for n in report.notes)
-            parts += [_section("Notes"), widgets.HTML(f'<ul style="color:{MUTED}">{notes}</ul>')]
-        self.view = widgets.VBox(parts, layout={"max_width": "1000px"})
-        self.view.add_class("aiperf-panel")
+            # an extension without the "run" op refuses it as unknown: nothing to add to the advice
+            known = reply.reason == BY_HAND or reply.reason.startswith("Unknown op")
+            self.rerun_status = ("info", BY_HAND if known else f"{BY_HAND} ({reply.reason})")
+        self.push()
 
 
 def build_panel(
@@ -110,11 +135,12 @@ def build_panel(
     return Panel(ctx)
 
 
-def panel_bundle(report: Report, text: str, html: str, **deps: Any) -> dict[str, Any]:
-    """One display with the widget view and the static views that stand in where widgets cannot."""
+def widget_bundle(panel: Panel) -> dict[str, Any]:
+    """The panel's own output. Its text is empty: the static output after it says it all."""
+    return {"text/plain": "", WIDGET_MIME: {"version_major": 2, "version_minor": 0, "model_id": panel.view.model_id}}
+
+
+def panel_outputs(report: Report, text: str, html: str, **deps: Any) -> list[dict[str, Any]]:
+    """The panel, then the static views (hidden wherever the panel is drawn)."""
     panel = build_panel(report, **deps)
-    return {
-        "text/plain": text,
-        "text/html": html,
-        WIDGET_MIME: {"version_major": 2, "version_minor": 0, "model_id": panel.view.model_id},
-    }
+    return [widget_bundle(panel), {"text/plain": text, "text/html": html}]

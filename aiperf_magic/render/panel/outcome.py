@@ -1,0 +1,79 @@
+"""A Try's outcome for the panel: equal or not, then each number with the values it compares.
+
+The first line says what the user needs (✓ equal and how much faster, or ✗ and why); how it was
+measured (repeats, where the trials ran, the method's notes) sits behind a toggle. For a dtype
+fix the frame's own size before and after leads: converting a frame costs time and a transient
+copy, so its speed and peak-memory ratios alone would make a memory fix look like a regression.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import units as fmt
+from ...report import Comparison
+from ..comparison import headline
+
+
+def _mark(c: Comparison) -> tuple[bool, str]:
+    proven = c.equal and not (c.error or c.refused or c.timed_out or getattr(c, "blocked", None))
+    if proven:
+        return True, "✓ equal"
+    if c.refused or getattr(c, "blocked", None):
+        return False, "✗ not run"
+    return False, "✗ timed out" if c.timed_out else "✗ error" if c.error else "✗ different"
+
+
+def _method(c: Comparison) -> list[str]:
+    lines = []
+    runs = getattr(c, "runs", 0) or c.repeat
+    if runs:
+        lines.append(f"each version ran {runs} time{'s' if runs != 1 else ''}, interleaved; medians shown")
+    isolation = getattr(c, "isolation", None)
+    if isolation == "process":
+        lines.append("trials ran in forked copies of the kernel: your variables were not touched")
+    elif isolation:
+        lines.append(f"trials ran {isolation}")
+    if c.compared:
+        lines.append("compared: " + ", ".join(c.compared))
+    return lines + list(c.notes)
+
+
+def outcome(c: Comparison, frame: dict[str, str] | None = None) -> dict[str, Any]:
+    """The JSON the panel's script shows under a fix after Try."""
+    ok, mark = _mark(c)
+    facts: list[dict[str, str]] = []
+    measured = c.speedup is not None and not c.error and not c.refused
+    if frame is not None and ok:
+        facts.append({"kind": "frame", "text": f"frame {frame['name']}: {frame['before']} → {frame['after']}"})
+    if measured:
+        times = f"{fmt.seconds(c.before_s)} → {fmt.seconds(c.after_s)}"
+        if frame is not None:
+            facts.append({"kind": "speedup",
+                          "text": f"speedup ×{c.speedup:.2f} ({times}, the conversion included)"})
+        else:
+            facts.append({"kind": "speedup", "text": f"speedup ×{c.speedup:.2f} ({times})"})
+        if c.memory_ratio is not None:
+            peaks = f"{fmt.size(c.before_peak_bytes)} → {fmt.size(c.after_peak_bytes)}, " \
+                if c.before_peak_bytes is not None and c.after_peak_bytes is not None else ""
+            label = "peak memory while running" if frame is not None else "peak memory"
+            facts.append({"kind": "memory", "text": f"{label} {peaks}×{c.memory_ratio:.2f}"})
+        if c.before_p50_s is not None or c.after_p50_s is not None:
+            facts.append({"kind": "latency",
+                          "text": f"latency p50 {fmt.seconds(c.before_p50_s)} → {fmt.seconds(c.after_p50_s)}, "
+                                  f"p95 {fmt.seconds(c.before_p95_s)} → {fmt.seconds(c.after_p95_s)}"})
+    bars = None
+    if measured and c.before_s and c.after_s:
+        bars = [[fmt.seconds(c.before_s), c.before_s], [fmt.seconds(c.after_s), c.after_s]]
+    return {
+        "ok": ok,
+        "mark": mark,
+        # the numbers already say "equal and faster" (or, for a dtype fix, "equal and smaller");
+        # any other outcome needs its sentence
+        "headline": "" if c.better or (ok and frame is not None) else headline(c),
+        "blocked": getattr(c, "blocked", None),
+        "facts": facts,
+        "bars": bars,
+        "error": c.error,
+        "method": _method(c),
+    }
