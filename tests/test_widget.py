@@ -421,26 +421,24 @@ class FakeComm:
 @pytest.mark.parametrize(
     ("reply", "shown"),
     [
-        ({"ok": False, "reason": 'Unknown op "run": expected replace, insert_below or undo.'},
+        (Reply(False, 'Unknown op "run": expected replace, insert_below or undo.'),
          ("info", "Run the cell again (Ctrl+Enter) to measure the new code.")),
-        ({"ok": True}, ("ok", "Running the cell again: its new report replaces this one.")),
+        (Reply(False, "no answer", missing_extension=True),
+         ("info", "Run the cell again (Ctrl+Enter) to measure the new code.")),
+        (Reply(True), ("ok", "Running the cell again: its new report replaces this one.")),
     ],
 )
-def test_rerun_asks_the_notebook_and_says_what_to_do_when_it_cannot(
-    monkeypatch: pytest.MonkeyPatch, reply: dict[str, Any], shown: tuple[str, str]
-) -> None:
-    from aiperf_magic.render.panel import rerun
-
-    sent: list[dict[str, Any]] = []
-    monkeypatch.setattr(rerun, "_create_comm", lambda **kw: FakeComm(reply, sent, **kw))
+def test_rerun_asks_the_notebook_and_says_what_to_do_when_it_cannot(reply: Reply, shown: tuple[str, str]) -> None:
     bridge = FakeBridge()
     panel = panel_for(bridge=bridge)
     panel.handle({"do": "try", "key": "1"})
     panel.handle({"do": "apply", "key": "1"})
     bridge.answer(Reply(ok=True))
     panel.handle({"do": "rerun"})
-    assert sent == [{"target_name": "aiperf_magic",
-                     "data": {"op": "run", "cell_id": "cell-1", "expect": "%%aiperf --interval 10\n" + FIXED}}]
+    run = bridge.requests[-1]
+    assert (run["op"], run["cell_id"], run["source"]) == ("run", "cell-1", None)
+    assert run["expect"] == "%%aiperf --interval 10\n" + FIXED
+    bridge.answer(reply)
     assert panel.view.ui["stale"] == {"kind": shown[0], "text": shown[1]}
 
 

@@ -29,7 +29,7 @@ from .origin import ORIGINS, Origin, Origins, ParentSource, kernel_parent, paren
 
 COMM_TARGET = "aiperf_magic"
 REPLY_TIMEOUT_S = 5.0
-OPS = ("replace", "insert_below", "undo")
+OPS = ("replace", "insert_below", "undo", "run")  # run: run the cell again if it holds `expect`
 DEFAULT_MAGIC_LINE = "%%aiperf"
 
 NO_CELL_ID = (

@@ -1,13 +1,13 @@
 /**
  * The edits one request may make to a notebook: replace a cell's source, insert a cell below it,
- * or undo either. Every edit first checks that the cell still holds the text the kernel expects,
+ * undo either, or run the cell again (after Apply, to measure the new code). Every request first checks that the cell still holds the text the kernel expects,
  * so a cell the user changed after the run is never overwritten; only the notebook the cell ran
  * in is edited (a copied notebook keeps its cells' ids), and Undo only undoes edits this
  * extension made.
  */
 import type { INotebookModel } from '@jupyterlab/notebook';
 
-export type Op = 'replace' | 'insert_below' | 'undo';
+export type Op = 'replace' | 'insert_below' | 'undo' | 'run';
 
 export interface IRequest {
   op: Op;
@@ -26,6 +26,8 @@ export interface IReply {
   new_cell_id: string | null;
   /** The notebook that was edited (relative to the server root); null when nothing was. */
   path: string | null;
+  /** For a `run` request: the index of the cell to run in that notebook (not sent to the kernel). */
+  run_index?: number;
 }
 
 /** What the edits need to know of one open notebook. */
@@ -56,8 +58,8 @@ export function parseRequest(data: unknown): IRequest | string {
     return 'The request is not an object.';
   }
   const d = data as Record<string, unknown>;
-  if (d.op !== 'replace' && d.op !== 'insert_below' && d.op !== 'undo') {
-    return `Unknown op ${JSON.stringify(d.op)}: expected replace, insert_below or undo.`;
+  if (d.op !== 'replace' && d.op !== 'insert_below' && d.op !== 'undo' && d.op !== 'run') {
+    return `Unknown op ${JSON.stringify(d.op)}: expected replace, insert_below, undo or run.`;
   }
   if (typeof d.cell_id !== 'string' || d.cell_id === '') {
     return 'The request names no cell_id.';
@@ -65,10 +67,10 @@ export function parseRequest(data: unknown): IRequest | string {
   if (typeof d.expect !== 'string') {
     return 'The request carries no expected cell text.';
   }
-  if (d.source !== null && typeof d.source !== 'string') {
+  if (d.source !== null && d.source !== undefined && typeof d.source !== 'string') {
     return 'The request source must be text.';
   }
-  if (d.op !== 'undo' && typeof d.source !== 'string') {
+  if ((d.op === 'replace' || d.op === 'insert_below') && typeof d.source !== 'string') {
     return 'The request carries no new source.';
   }
   for (const key of ['path', 'session'] as const) {
@@ -91,7 +93,7 @@ function sameText(a: string, b: string): boolean {
   return a === b || a.replace(/\n+$/, '') === b.replace(/\n+$/, '');
 }
 
-function findCell(model: INotebookModel, cellId: string): number {
+export function findCell(model: INotebookModel, cellId: string): number {
   for (let i = 0; i < model.cells.length; i++) {
     if (model.cells.get(i).id === cellId) {
       return i;
@@ -192,6 +194,10 @@ export function applyRequest(
     const cell = model.cells.get(index);
     if (!sameText(cell.sharedModel.getSource(), req.expect)) {
       return reply(false, EDITED);
+    }
+    if (req.op === 'run') {
+      // Only a cell that still holds the code the panel expects is run: never other text.
+      return { ...reply(true, '', null, view.path), run_index: index };
     }
     if (req.op === 'insert_below') {
       const inserted = model.sharedModel.insertCell(index + 1, {

@@ -3,12 +3,12 @@
  *
  * The kernel opens a comm on the target `aiperf_magic` for each edit it asks for, with the
  * request in the open message: `{op, cell_id, source, expect, path, session}`. This extension
- * finds the notebook the request names, checks the cell, edits it, replies
+ * finds the notebook the request names, checks the cell, edits it (or, for `run`, runs it), replies
  * `{ok, reason, new_cell_id, path}` and closes the comm. Only INotebookTracker is required, so
  * the same build runs in JupyterLab 4 and Notebook 7.
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { INotebookTracker, type NotebookPanel } from '@jupyterlab/notebook';
+import { INotebookTracker, NotebookActions, type NotebookPanel } from '@jupyterlab/notebook';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
 import { applyRequest, Ledger, parseRequest, type INotebookView, type IReply } from './apply';
@@ -71,8 +71,13 @@ function handleOpen(
         result = { ok: false, reason: `The notebook refused the edit: ${String(err)}`, new_cell_id: null, path: null };
       }
     }
+    const runIndex = result.run_index;
+    delete result.run_index;
     comm.send(result as any);
     comm.close();
+    if (typeof req !== 'string' && req.op === 'run' && result.ok && runIndex !== undefined) {
+      runCell(tracker, kernel.id, result.path, runIndex);
+    }
   };
   const known =
     typeof req === 'string' ||
@@ -94,6 +99,17 @@ function handleOpen(
       answer();
     }
   }, DEFER_MS);
+}
+
+/** Runs one cell of the notebook at `path` on this kernel, as Shift+Enter would (without moving on). */
+function runCell(tracker: INotebookTracker, kernelId: string, path: string | null, index: number): void {
+  tracker.forEach(panel => {
+    if (panel.context.path !== path || panel.sessionContext.session?.kernel?.id !== kernelId) {
+      return;
+    }
+    panel.content.activeCellIndex = index;
+    void NotebookActions.run(panel.content, panel.sessionContext);
+  });
 }
 
 function watch(tracker: INotebookTracker, kernel: Kernel.IKernelConnection | null | undefined): void {

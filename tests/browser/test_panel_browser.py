@@ -114,10 +114,21 @@ def apply_and_undo(page: Any, found: Any, index: int, original: str, shots: Any,
     show_cell(page, index)
     shots("applied")
     if rerun:
-        # this notebook extension cannot run cells yet: Re-run says how to do it by hand
+        # Re-run runs the cell again through the extension: its new report replaces this panel,
+        # and measures the code Apply wrote (no row loop left to report)
+        count = page.evaluate(f"i => {NB}.content.model.cells.get(i).toJSON().execution_count", index)
         button(stale, "Re-run").click()
-        expect(stale).to_contain_text("Run the cell again (Ctrl+Enter)")
+        page.wait_for_function(
+            f"([i, n]) => {NB}.content.model.cells.get(i).toJSON().execution_count > n", arg=[index, count],
+            timeout=180_000,
+        )
         assert source(page, index) == applied
+        wait_for_panel(page)
+        cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+        expect(cell.locator(".aiperf-stale")).to_be_hidden()
+        expect(cell.locator(".aiperf-card").filter(has_text="AIP301")).to_have_count(0)
+        shots("re-run")
+        return applied
     expect(button(found, "Undo")).to_be_enabled()
     button(found, "Undo").click()
     expect(found.locator(".aiperf-status-ok")).to_contain_text("Undone")
@@ -291,7 +302,7 @@ def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab:
     assert match and float(match.group(1)) > 1.0, speed
     expect(button(found, "Apply")).to_be_enabled()
     shots("tried")
-    applied = apply_and_undo(page, found, 1, original, shots, rerun=True)
+    applied = apply_and_undo(page, found, 1, original, shots)
     assert applied.startswith("%%aiperf\n") and "iterrows" not in applied
     refused_after_edit(page, found, 1, shots)
     # the fallback line magic puts the same rewrite in a new cell below it
@@ -305,3 +316,15 @@ def test_lab_row_loop_from_slow_cell_to_applied_rewrite_and_back(page: Any, lab:
     assert source(page, 3) == applied
     show_cell(page, 3)
     shots("apply-n-inserted")
+
+
+def test_lab_rerun_after_apply_measures_the_new_code(page: Any, lab: Any) -> None:
+    write_notebook(lab, "rerun.ipynb", SETUP, ROW_LOOP)
+    open_notebook(page, lab, "rerun.ipynb")
+    run_all(page)
+    wait_for_panel(page)
+    found = card(page, "AIP301")
+    button(found, "Try").click()
+    expect(found.locator(".aiperf-equal")).to_contain_text("equal", timeout=180_000)
+    applied = apply_and_undo(page, found, 1, ROW_LOOP, page.shots, rerun=True)
+    assert "iterrows" not in applied

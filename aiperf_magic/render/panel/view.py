@@ -19,9 +19,10 @@ from ...apply.bridge import Bridge, Reply, cell_text
 from ...report import Finding, Report
 from ..frontend import WIDGET_MIME
 from .actions import FixAction, PanelContext, Verify, shared_bridge, slim
-from .rerun import BY_HAND, request_run
 from .viewmodel import panel_data
 from .widget import PanelWidget
+
+BY_HAND = "Run the cell again (Ctrl+Enter) to measure the new code."
 
 STALE = "Code changed: this report is for the code as it ran. Re-run the cell to measure the new code."
 
@@ -108,14 +109,16 @@ class Panel:
             return
         self.rerun_status = ("info", "Asking the notebook to run the cell…")
         self.push()
-        request_run(self.ctx.report.cell_id, cell_text(self.ctx.report, applied.fix.source), self._ran)
+        # like an edit: the notebook runs the cell only if it still holds the text Apply wrote
+        self.ctx.bridge.request("run", self.ctx.report.cell_id, None, cell_text(self.ctx.report, applied.fix.source),
+                                self._ran)
 
     def _ran(self, reply: Reply) -> None:
         if reply.ok:
             self.rerun_status = ("ok", "Running the cell again: its new report replaces this one.")
         else:
-            # an extension without the "run" op refuses it as unknown: nothing to add to the advice
-            known = reply.reason == BY_HAND or reply.reason.startswith("Unknown op")
+            # an older extension refuses "run" as an unknown op: nothing to add to the advice
+            known = reply.missing_extension or reply.reason.startswith("Unknown op")
             self.rerun_status = ("info", BY_HAND if known else f"{BY_HAND} ({reply.reason})")
         self.push()
 
