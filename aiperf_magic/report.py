@@ -48,7 +48,8 @@ class Finding:
     fixable: bool = False
     severity: str = "warning"  # "warning" or "info"
     # What the run measured about the finding (``%%aiperf`` only): its lines' share of the sampled
-    # time ("share", "seconds") and the sizes of the data it touched ("rows", "items", "elements").
+    # time ("share", "seconds"), the sizes of the data it touched ("rows", "items", "elements"), and
+    # "verdict": the code of the verdict that measured it when its own lines looked cheap.
     evidence: dict[str, Any] = field(default_factory=dict)
     shown: bool = True  # False: kept in the report, not displayed (hidden_reason says why)
     hidden_reason: str | None = None

@@ -149,6 +149,18 @@ class VerdictStage:
             return
         report.verdict = result.verdicts[0]
         for v in result.verdicts:
+            _show_related(report, v)
             report.findings.append(
                 Finding(code=v.code, message=v.sentence, name=SLUGS.get(v.code, ""), severity="info")
             )
+
+
+def _show_related(report: Report, verdict: Verdict) -> None:
+    """A finding the verdict names ("See AIP401") is shown even when its own lines looked cheap:
+    threads and workers spend the time while the cell's line waits, and the verdict measured it."""
+    for finding in report.findings:
+        if finding.code in verdict.related and not finding.shown:
+            finding.shown = True
+            finding.hidden_reason = None
+            finding.evidence["verdict"] = verdict.code
+

@@ -133,6 +133,22 @@ def test_live_namespace_resolves_objects() -> None:
     assert codes(evaluation, namespace=ns) == ["AIP502"]
 
 
+def test_live_model_in_eval_mode_is_evidence_of_inference() -> None:
+    """`.eval()` called in an earlier cell, or chained (`model = model.to(device).eval()`): the live
+    module's mode is the evidence; the same loop over a model left in training mode is not flagged."""
+    import torch
+
+    loop = "predictions = [net(batch) for batch in batches]\n"
+    net = torch.nn.Linear(2, 2).eval()
+    ns = {"net": net, "batches": [torch.randn(3, 2)] * 2}
+    assert "AIP502" in codes(loop, namespace=ns)
+    net.train()
+    assert "AIP502" not in codes(loop, namespace=ns)
+    net.eval()
+    assert "AIP502" not in codes("with torch.no_grad():\n    " + loop, namespace=ns)
+    assert "AIP502" not in codes("for batch in batches:\n    net(batch).sum().backward()\n", namespace=ns)
+
+
 def test_live_namespace_numeric_list_and_frame() -> None:
     import pandas as pd
 

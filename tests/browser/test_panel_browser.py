@@ -214,7 +214,7 @@ def test_lab_without_the_extension_falls_back_to_copy(page: Any, lab: Any) -> No
 
 
 def test_lab_magic_cell_shows_the_panel(page: Any, lab: Any) -> None:
-    busy = "%%aiperf\nimport time\nend = time.perf_counter() + 0.3\nwhile time.perf_counter() < end:\n    pass"
+    busy = "%%aiperf\nimport time\nend = time.perf_counter() + 1.0\nwhile time.perf_counter() < end:\n    pass"
     write_notebook(lab, "magic.ipynb", "%load_ext aiperf_magic", busy)
     open_notebook(page, lab, "magic.ipynb")
     run_all(page)

@@ -155,6 +155,21 @@ def test_stage_sets_verdict_and_adds_info_findings() -> None:
     assert Report.from_json(report.to_json()).verdict == report.verdict
 
 
+def test_stage_shows_the_finding_the_verdict_names_even_when_its_lines_looked_cheap() -> None:
+    """Threads spend the time while the cell's own line waits on the pool: the line's share is ~0,
+    yet the GIL verdict says "See AIP401", so AIP401 must be on screen; unrelated hidden ones stay hidden."""
+    report = timeline(cpu_cores=1.0, busy_threads=4)
+    threads = Finding(code="AIP401", message="threads on CPU work", line=2, shown=False,
+                      hidden_reason="its lines took 0% of the run", evidence={"share": 0.0})
+    other = Finding(code="AIP503", message="deprecated amp", line=5, shown=False, hidden_reason="negligible")
+    report.findings += [threads, other]
+    VerdictStage().after(None, report)  # type: ignore[arg-type]
+    assert report.verdict is not None and report.verdict.code == "AIP902"
+    assert "AIP401" in report.verdict.related
+    assert threads.shown and threads.hidden_reason is None and threads.evidence["verdict"] == "AIP902"
+    assert not other.shown and other.hidden_reason == "negligible"
+
+
 def test_stage_notes_short_cells() -> None:
     report = timeline(n=2)
     VerdictStage().after(None, report)  # type: ignore[arg-type]

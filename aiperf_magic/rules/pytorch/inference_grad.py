@@ -44,11 +44,12 @@ def inference_with_autograd(facts: Facts) -> Iterator[Hit]:
     """
     ## What it does
     Flags a loop that runs a model for evaluation or inference — after `model.eval()` in the
-    same function, inside an evaluation function (`evaluate`, `validate`, `predict`...), or over
-    a validation or test split — when it walks data (a loader, batches; not a counter such as
-    `range(max_len)`, whose steps generate one sequence and free their graph each time), nothing in
-    it computes gradients and it is not under `torch.no_grad()` / `torch.inference_mode()`. Not
-    flagged: training code (a loop or function
+    same function, inside an evaluation function (`evaluate`, `validate`, `predict`...), over
+    a validation or test split, or (under `%%aiperf`, which sees the kernel) a model that is in
+    evaluation mode when the cell ends, wherever `.eval()` was called — when it walks data (a
+    loader, batches; not a counter such as `range(max_len)`, whose steps generate one sequence
+    and free their graph each time), nothing in it computes gradients and it is not under
+    `torch.no_grad()` / `torch.inference_mode()`. Not flagged: training code (a loop or function
     that calls `.backward()`, steps an optimizer or uses `torch.autograd.grad`, also through a
     helper it calls, and the inner loops of a training step), a module's own `forward`, unit
     tests, and single calls outside loops (their graph is freed with the output).

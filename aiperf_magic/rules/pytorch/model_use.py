@@ -16,7 +16,7 @@ import libcst as cst
 
 from ..facts import Call, Facts, Loop, Scope
 from ..models import in_module_method, in_test, is_model_call, model_of
-from ..symbols import Symbol
+from ..symbols import Symbol, live_symbol
 from ..work import definition, is_move
 
 __all__ = [
@@ -158,7 +158,17 @@ def inference_call(facts: Facts, call: Call, grad_off: bool = False) -> bool:
     for outer in loop.ancestors():
         if outer is not loop and trains(facts, outer) and not (grad_off or eval_loop(facts, loop)):
             return False  # the inner loop of a training step: its outputs reach backward()
-    return grad_off or eval_loop(facts, loop)
+    return grad_off or eval_loop(facts, loop) or live_in_eval(facts, call)
+
+
+def live_in_eval(facts: Facts, call: Call) -> bool:
+    """Runtime evidence under ``%%aiperf``: the model the loop calls is a live module of the kernel
+    switched to evaluation mode (``training`` is False), wherever ``.eval()`` was called."""
+    func = call.node.func
+    if not isinstance(func, cst.Name):
+        return False
+    sym = live_symbol(facts.names.live(func.value))
+    return sym is not None and sym.kind == "model" and getattr(sym.obj, "training", None) is False
 
 
 def over_data(facts: Facts, loop: Loop) -> bool:
