@@ -179,17 +179,31 @@ class _Scanner:
         if not found:
             raise NotebookError("invalid notebook: no 'cells' list (nbformat 4) nor 'worksheets' (nbformat 3)")
 
-    def worksheets(self) -> None:
-        """nbformat 3: ``worksheets[].cells``; cell indexes run on across worksheets."""
+    def objects(self, not_object: str, first: int = 0) -> Any:
+        """Yields once for each element of the array at ``pos``, with ``pos`` at that element, which
+        must be a JSON object (else ``not_object``, formatted with its index counted from ``first``,
+        is the error); the caller consumes it."""
         self.pos += 1  # "["
         self.ws()
         if self.text[self.pos] == "]":
             self.pos += 1
             return
+        index = first
         while True:
             self.ws()
             if self.text[self.pos] != "{":
-                raise NotebookError("invalid nbformat 3 notebook: a worksheet is not a JSON object")
+                raise NotebookError(not_object.format(index=index))
+            yield
+            index += 1
+            self.ws()
+            sep = self.text[self.pos]
+            self.pos += 1
+            if sep == "]":
+                return
+
+    def worksheets(self) -> None:
+        """nbformat 3: ``worksheets[].cells``; cell indexes run on across worksheets."""
+        for _ in self.objects("invalid nbformat 3 notebook: a worksheet is not a JSON object"):
             for key in self.members():
                 self.ws()
                 if key == "cells" and self.text[self.pos] == "[":
@@ -198,29 +212,11 @@ class _Scanner:
                     raise NotebookError("invalid nbformat 3 notebook: a worksheet's 'cells' is not a list")
                 else:
                     self.value()
-            self.ws()
-            sep = self.text[self.pos]
-            self.pos += 1
-            if sep == "]":
-                return
 
     def cells(self) -> None:
-        self.pos += 1  # "["
-        self.ws()
-        if self.text[self.pos] == "]":
-            self.pos += 1
-            return
-        while True:
-            self.ws()
-            index = len(self.nb.cells)
-            if self.text[self.pos] != "{":
-                raise NotebookError(f"invalid notebook: cell {index} is not a JSON object")
-            self.cell(index)
-            self.ws()
-            sep = self.text[self.pos]
-            self.pos += 1
-            if sep == "]":
-                return
+        # nbformat 3: the cells of earlier worksheets come first, and indexes run on
+        for _ in self.objects("invalid notebook: cell {index} is not a JSON object", first=len(self.nb.cells)):
+            self.cell(len(self.nb.cells))
 
     def cell(self, index: int) -> None:
         kind, source, span, as_list = "", "", (-1, -1), False
