@@ -1,0 +1,103 @@
+"""Dask: the scheduler's task stream and each worker's counters, through the client's public API.
+
+``start`` turns the task stream on (a no-op when the dashboard already keeps it) and reads the
+workers' transfer and spill counters; ``finish`` reads the stream of the cell's time, folds it
+task by task into :class:`~.summary.TaskStreamSummary` and reads the counters again. Nothing runs
+while the cell runs.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ...report import ClusterInfo
+from .summary import TaskStreamSummary
+from .wait import driver_wait
+
+COMPUTE = "compute"
+TRANSFER = "transfer"
+DISK = ("disk-write", "disk-read")
+RPC_TIMEOUT_S = 5.0
+
+
+def worker_counters(dask_worker: Any) -> dict[str, int]:
+    """Run on each worker (``Client.run``): bytes it sent to other workers and bytes it spilled."""
+    try:
+        _, disk = dask_worker.data.spilled_total
+    except Exception:  # spilling disabled, or a different store
+        disk = 0
+    return {"sent": int(getattr(dask_worker, "transfer_outgoing_bytes_total", 0) or 0), "disk": int(disk or 0)}
+
+
+def task_function(key: Any) -> str:
+    """``('inc-3f2a…', 4)`` -> ``inc``: the name Dask's dashboard groups tasks by."""
+    from dask.utils import key_split
+
+    return str(key_split(key))
+
+
+class DaskProbe:
+    engine = "dask"
+
+    def __init__(self, client: Any, clock: Any = time.time) -> None:
+        self.client = client
+        self._clock = clock
+        self._t0 = 0.0
+        self._before: dict[str, dict[str, int]] = {}
+
+    def start(self) -> None:
+        self.client.get_task_stream(count=0)  # registers the scheduler's task-stream plugin if absent
+        self._before = self._counters()
+        self._t0 = self._clock()
+
+    def _counters(self) -> dict[str, dict[str, int]]:
+        try:
+            return dict(self.client.run(worker_counters, on_error="ignore"))
+        except Exception:
+            return {}
+
+    def finish(self, wall_s: float, driver_cpu_s: float) -> ClusterInfo:
+        t1 = self._clock()
+        info = self.client.scheduler_info()
+        workers = info.get("workers", {}) if isinstance(info, dict) else {}
+        threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
+        summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
+        for record in self.client.get_task_stream(start=self._t0):
+            fold(summary, record)
+        result = summary.info()
+        after = self._counters()
+        if self._before or after:
+            result.transfer_bytes = sum(max(0, c.get("sent", 0) - self._before.get(w, {}).get("sent", 0))
+                                        for w, c in after.items() if isinstance(c, dict))
+            disk = sum(max(0, c.get("disk", 0) - self._before.get(w, {}).get("disk", 0))
+                       for w, c in after.items() if isinstance(c, dict))
+            result.spilled_bytes = max(result.spilled_bytes or 0, disk)
+        result.driver_wait_s = driver_wait(wall_s, driver_cpu_s, result.span_s)
+        result.dashboard = _dashboard(self.client)
+        return result
+
+
+def fold(summary: TaskStreamSummary, record: dict[str, Any]) -> None:
+    """One task-stream record: its compute, transfer and disk intervals."""
+    worker = str(record.get("worker", "?"))
+    function: str | None = None
+    for ss in record.get("startstops", ()):
+        action, start, stop = ss.get("action"), float(ss.get("start", 0.0)), float(ss.get("stop", 0.0))
+        if action == COMPUTE:
+            if function is None:
+                function = task_function(record.get("key", "?"))
+            summary.add(worker, function, start, stop)
+        elif action == TRANSFER:
+            summary.add_transfer(stop - start)
+        elif action in DISK:
+            nbytes = int(record.get("nbytes", 0) or 0) if action == "disk-write" else 0
+            summary.add_spill(stop - start, nbytes)
+
+
+def _dashboard(client: Any) -> str | None:
+    try:
+        link = client.dashboard_link
+    except Exception:
+        return None
+    return str(link) if link else None
