@@ -31,7 +31,7 @@ class DurationHistogram:
         self.total = 0
 
     def add(self, seconds: float) -> None:
-        index = int(math.floor(HIST_PER_DECADE * math.log10(max(seconds, HIST_LOW_S) / HIST_LOW_S)))
+        index = math.floor(HIST_PER_DECADE * math.log10(max(seconds, HIST_LOW_S) / HIST_LOW_S))
         self.counts[index] += 1
         self.total += 1
 
@@ -120,7 +120,8 @@ class TaskStreamSummary:
         busy = {w: round(min(1.0, self.busy.get(w, 0.0) / (threads[w] * span)), 4) if span > 0 else 0.0
                 for w in workers}
         used = max((i for row in self.bins.values() for i, v in enumerate(row) if v > 0), default=-1) + 1
-        bins = {w: [round(min(1.0, v / (threads[w] * self.bin_s)), 3) for v in self.bins.get(w, [0.0] * MAX_BINS)[:used]]
+        empty = [0.0] * MAX_BINS
+        bins = {w: [round(min(1.0, v / (threads[w] * self.bin_s)), 3) for v in self.bins.get(w, empty)[:used]]
                 for w in workers}
         top = sorted(self.functions.items(), key=lambda kv: -kv[1])[:TOP_FUNCTIONS]
         total = self.task_seconds or 1.0
