@@ -18,7 +18,9 @@ from .wait import driver_wait
 COMPUTE = "compute"
 TRANSFER = "transfer"
 DISK = ("disk-write", "disk-read")
-RPC_TIMEOUT_S = 5.0
+# The scheduler finds the first record by bisecting on end times, which are not quite in order
+# (each worker's clock offset differs): ask from a little earlier and clip to the cell ourselves.
+SLACK_S = 5.0
 
 
 def worker_counters(dask_worker: Any) -> dict[str, int]:
@@ -59,11 +61,14 @@ class DaskProbe:
 
     def finish(self, wall_s: float, driver_cpu_s: float) -> ClusterInfo:
         t1 = self._clock()
+        status = getattr(self.client, "status", "running")
+        if status != "running":  # closed in the cell, or its scheduler went away: asking would wait
+            raise RuntimeError(f"the Dask client is {status}")
         info = self.client.scheduler_info()
         workers = info.get("workers", {}) if isinstance(info, dict) else {}
         threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
         summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
-        for record in self.client.get_task_stream(start=self._t0):
+        for record in self.client.get_task_stream(start=self._t0 - SLACK_S):
             fold(summary, record)
         result = summary.info()
         after = self._counters()

@@ -40,8 +40,10 @@ class ClusterStage:
         probe: ClusterProbe | None = run.state.pop(KEY, None)
         if probe is None:
             return
+        # the driver's own CPU: the report's also counts child processes (a LocalCluster's workers)
+        own = run.own_cpu_s
         try:
-            report.cluster = probe.finish(report.wall_s, report.cpu_s)
+            report.cluster = probe.finish(report.wall_s, own if own is not None else report.cpu_s)
         except Exception as exc:  # the cluster went away, or its API changed: the report goes on
             report.notes.append(f"cluster ({probe.engine}): not measured ({type(exc).__name__}: {exc})")
 

@@ -1,0 +1,25 @@
+"""Real engines for the cluster tests, skipped cleanly where they are not installed."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    """A 2-worker LocalCluster (processes, one thread each), shared by a module's tests."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0", silence_logs=40)
+    client = distributed.Client(cluster)
+    try:
+        yield client
+    finally:
+        client.close()
+        cluster.close()
+
+
+@pytest.fixture
+def cluster_ip(ip):
+    """The test shell, without aiperf's thread guard tripping on the engine's own threads."""
+    yield ip
