@@ -19,7 +19,12 @@ def dask_client():
         cluster.close()
 
 
-@pytest.fixture
-def cluster_ip(ip):
-    """The test shell, without aiperf's thread guard tripping on the engine's own threads."""
-    yield ip
+@pytest.fixture(scope="module")
+def ray_local():
+    """A local Ray with 2 CPUs (no dashboard), shared by a module's tests."""
+    ray = pytest.importorskip("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
