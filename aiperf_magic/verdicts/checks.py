@@ -42,6 +42,7 @@ class Thresholds:
     all_cores_share: float = 0.8  # AIP908 says "all cores" above this share of the machine
     # cluster verdicts (AIP910-AIP914), read from Report.cluster; see verdicts/cluster.py
     cluster_wait_share: float = 0.5  # AIP910: the driver waited on the cluster this share of the wall time
+    cluster_busy_share: float = 0.25  # AIP910: ... while its threads computed at least this share of that time
     cluster_min_wall_s: float = 0.1  # no cluster verdict for a cell shorter than this
     small_tasks_min: int = 100  # AIP911: at least this many tasks ...
     small_task_ms: float = 100.0  # ... with a median under this (shorter tasks do not amortise overhead) ...

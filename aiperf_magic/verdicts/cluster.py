@@ -27,6 +27,8 @@ def cluster_bound(c: ClusterInfo, wall_s: float, th: Thresholds) -> Verdict | No
     wait = c.driver_wait_s or 0.0
     if wall_s <= 0 or not c.tasks or wait < th.cluster_wait_share * wall_s:
         return None
+    if c.span_s <= 0 or c.task_seconds < th.cluster_busy_share * c.threads * c.span_s:
+        return None  # the cluster was mostly idle: overhead (AIP911) or imbalance, not its work
     return Verdict(
         "AIP910",
         "Cluster-bound",
@@ -79,13 +81,13 @@ def unbalanced(c: ClusterInfo, th: Thresholds) -> Verdict | None:
     if mean >= th.imbalance_ratio * busiest:
         return None
     idle = sorted(w for w, share in c.worker_busy.items() if share < th.imbalance_min_busy * busiest)
-    idle_text = f"; idle or nearly: {', '.join(idle[:3])}{' …' if len(idle) > 3 else ''}" if idle else ""
+    idle_text = f" (idle or nearly: {', '.join(idle[:3])}{' …' if len(idle) > 3 else ''})" if idle else ""
     return Verdict(
         "AIP912",
         "Unbalanced or idle workers",
-        f"The busiest worker ({busiest_worker}) computed {_pct(busiest):.0f} % of the time the cluster worked, "
-        f"its {c.threads} threads on average {_pct(mean):.0f} %{idle_text}: the work did not spread "
-        "over the cluster.",
+        f"The busiest worker ({busiest_worker}) computed {_pct(busiest):.0f} % of the time the cluster worked "
+        f"while the cluster's {c.threads} threads averaged {_pct(mean):.0f} %{idle_text}: the work did not "
+        "spread over the cluster.",
         {"busiest_percent": _pct(busiest), "mean_thread_percent": _pct(mean), "threads": float(c.threads)},
         advice="Drop workers=/resource pins that tie tasks to one worker, split the work into more "
         "tasks than threads, and repartition skewed data.",

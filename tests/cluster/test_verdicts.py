@@ -35,6 +35,8 @@ def test_cluster_bound_names_the_hot_function_and_replaces_waiting() -> None:
     report = timeline(n=50, cpu_cores=0.05)
     report.cluster = info()
     assert "heavy (100%)" in diagnose(report, mem_total_bytes=MAX).verdicts[0].sentence
+    # the driver waited, but the cluster was mostly idle (5 % of its thread time): not cluster-bound
+    assert "AIP910" not in codes(info(task_seconds=0.1))
 
 
 def test_cluster_verdict_takes_precedence_over_cpu_bound_on_one_core() -> None:
