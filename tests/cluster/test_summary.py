@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import tracemalloc
 
+from aiperf_magic.measure.cluster.dask_probe import fold, task_function
 from aiperf_magic.measure.cluster.summary import MAX_BINS, MAX_FUNCTIONS, DurationHistogram, TaskStreamSummary
 
 
@@ -71,3 +72,22 @@ def test_memory_does_not_grow_with_tasks() -> None:
 
     small, large = retained(1_000), retained(50_000)
     assert large < small + 64 * 1024, (small, large)
+
+
+def test_task_names_as_the_dashboard_groups_them() -> None:
+    assert task_function("inc-9683ac98-fd7f-49cb-a7a4-f097248f08c9") == "inc"
+    assert task_function(("random_sample-sum-3f2a", 0, 1)) == "random_sample-sum"
+    assert task_function(b"hello-world-1") == "hello-world"
+    assert task_function("('x-2', 1)") == "x"
+    assert task_function(None) == task_function("") == "other"
+
+
+def test_a_dask_record_folds_compute_transfer_and_disk() -> None:
+    s = TaskStreamSummary("dask", origin=0.0, end=10.0)
+    fold(s, {"worker": "tcp://a:1", "key": ("load-7", 0), "nbytes": 2**20, "startstops": (
+        {"action": "transfer", "start": 1.0, "stop": 1.5, "source": "tcp://b:2"},
+        {"action": "compute", "start": 1.5, "stop": 2.0},
+        {"action": "disk-write", "start": 2.0, "stop": 2.25})})
+    info = s.info()
+    assert info.tasks == 1 and info.worker_hotspots[0].function == "load"
+    assert info.transfer_s == 0.5 and info.spill_s == 0.25 and info.spilled_bytes == 2**20

@@ -33,10 +33,27 @@ def worker_counters(dask_worker: Any) -> dict[str, int]:
 
 
 def task_function(key: Any) -> str:
-    """``('inc-3f2a…', 4)`` -> ``inc``: the name Dask's dashboard groups tasks by."""
-    from dask.utils import key_split
+    """``('inc-3f2a…', 4)`` -> ``inc``, ``hello-world-1`` -> ``hello-world``: the name Dask's
+    dashboard groups tasks by (the words before the first that is not purely letters, or is
+    8 hex digits). Dask's own ``key_split`` caches 100,000 keys: a long stream of unique keys would
+    leave that much behind, so the same rule is written here without a cache."""
+    if isinstance(key, tuple) and key:
+        key = key[0]
+    if isinstance(key, bytes):
+        key = key.decode("utf-8", "replace")
+    if not isinstance(key, str) or not key:
+        return "other"
+    words = key.split("-")
+    name = words[0].split(",")[0].strip("_'()\"") if not words[0][:1].isalpha() else words[0]
+    for word in words[1:]:
+        if not word.isalpha() or (len(word) == 8 and _is_hex(word)):
+            break
+        name += f"-{word}"
+    return name or "other"
 
-    return str(key_split(key))
+
+def _is_hex(word: str) -> bool:
+    return all(ch in "0123456789abcdefABCDEF" for ch in word)
 
 
 class DaskProbe:
