@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from aiperf_magic.measure.cluster.dask_probe import DaskProbe, fold  # noqa: E402
-from aiperf_magic.measure.cluster.summary import TaskStreamSummary  # noqa: E402
+from aiperf_magic.measure.cluster.dask_probe import DaskProbe, fold
+from aiperf_magic.measure.cluster.summary import TaskStreamSummary
 
 
 def inc(x: int) -> int:

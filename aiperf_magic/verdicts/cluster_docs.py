@@ -15,8 +15,8 @@ document(
     Given after a `%%aiperf` cell that used a Dask client or an initialised Ray when the driver
     (the notebook's process) was off the CPU, while the cluster had tasks running, for at least
     50 % of the cell's wall time, and the cluster's threads computed at least 25 % of the span
-    it worked (a mostly idle cluster is AIP911 or AIP912, not this). The sentence names the worker functions that took the most task
-    time (from the task stream), with their shares. It replaces AIP903 and AIP907: the driver is
+    it worked (a mostly idle cluster is AIP911 or AIP912, not this). The sentence names the
+    worker functions that took the most task time (from the task stream), with their shares. It replaces AIP903 and AIP907: the driver is
     neither waiting on I/O nor CPU-bound, it is waiting on its cluster.
 
     ## Why is this bad?
