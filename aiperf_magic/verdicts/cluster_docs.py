@@ -16,13 +16,15 @@ document(
     (the notebook's process) was off the CPU, while the cluster had tasks running, for at least
     50 % of the cell's wall time, and the cluster's threads computed at least 25 % of the span
     it worked (a mostly idle cluster is AIP911 or AIP912, not this). The sentence names the
-    worker functions that took the most task time (from the task stream), with their shares. It replaces AIP903 and AIP907: the driver is
-    neither waiting on I/O nor CPU-bound, it is waiting on its cluster.
+    worker functions that took the most task time (from the task stream), with their shares.
+    It replaces AIP903 and AIP907: the driver is neither waiting on I/O nor CPU-bound, it is
+    waiting on its cluster.
 
     ## Why is this bad?
     It is not a trap in the code around the tasks: the time is spent inside the tasks. On a
-    2-worker `LocalCluster`, one 2,000 x 2,000 matrix product per worker kept the driver waiting
-    85 % of the cell; only faster worker functions or more workers shorten it.
+    2-worker `LocalCluster`, one task per worker of eight 700 x 700 matrix products kept the
+    driver waiting 90 % of the cell (tutorial 06); only faster worker functions or more workers
+    shorten it.
 
     ## Example
     ```python
