@@ -1,17 +1,20 @@
 """Dask: the scheduler's task stream and each worker's counters, through the client's public API.
 
-``start`` turns the task stream on (a no-op when the dashboard already keeps it) and reads the
-workers' transfer and spill counters; ``finish`` reads the stream of the cell's time, folds it
-task by task into :class:`~.summary.TaskStreamSummary` and reads the counters again. Nothing runs
-while the cell runs.
+``start`` turns the task stream on (once per client) and asks for the workers' transfer and spill
+counters on a short-lived thread, so the cell starts at once (a scheduler still releasing the
+previous cell's tasks can take a second to answer); ``finish`` joins it, reads the stream of the
+cell's time, folds it task by task into :class:`~.summary.TaskStreamSummary` and reads the counters
+again.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
 from ...report import ClusterInfo
+from ..probes.base import THREAD_PREFIX
 from .summary import TaskStreamSummary
 from .wait import driver_wait
 
@@ -21,6 +24,8 @@ DISK = ("disk-write", "disk-read")
 # The scheduler finds the first record by bisecting on end times, which are not quite in order
 # (each worker's clock offset differs): ask from a little earlier and clip to the cell ourselves.
 SLACK_S = 5.0
+BASELINE_WAIT_S = 10.0
+_STREAMING: set[str] = set()  # clients (and their scheduler) whose task stream this process turned on
 
 
 def worker_counters(dask_worker: Any) -> dict[str, int]:
@@ -63,12 +68,22 @@ class DaskProbe:
         self.client = client
         self._clock = clock
         self._t0 = 0.0
-        self._before: dict[str, dict[str, int]] = {}
+        self._before: dict[str, dict[str, int]] | None = None  # None until the baseline thread answers
+        self._baseline: threading.Thread | None = None
 
     def start(self) -> None:
-        self.client.get_task_stream(count=0)  # registers the scheduler's task-stream plugin if absent
-        self._before = self._counters()
+        scheduler = getattr(getattr(self.client, "scheduler", None), "address", "")
+        key = f"{getattr(self.client, 'id', id(self.client))}@{scheduler}"
+        if key not in _STREAMING:
+            self.client.get_task_stream(count=0)  # registers the scheduler's task-stream plugin if absent
+            _STREAMING.add(key)
+        self._baseline = threading.Thread(target=self._read_baseline, name=f"{THREAD_PREFIX}cluster-baseline",
+                                          daemon=True)
+        self._baseline.start()
         self._t0 = self._clock()
+
+    def _read_baseline(self) -> None:
+        self._before = self._counters()
 
     def _counters(self) -> dict[str, dict[str, int]]:
         try:
@@ -78,6 +93,8 @@ class DaskProbe:
 
     def finish(self, wall_s: float, driver_cpu_s: float) -> ClusterInfo:
         t1 = self._clock()
+        if self._baseline is not None:
+            self._baseline.join(BASELINE_WAIT_S)
         status = getattr(self.client, "status", "running")
         if status != "running":  # closed in the cell, or its scheduler went away: asking would wait
             raise RuntimeError(f"the Dask client is {status}")
@@ -88,11 +105,12 @@ class DaskProbe:
         for record in self.client.get_task_stream(start=self._t0 - SLACK_S):
             fold(summary, record)
         result = summary.info()
-        after = self._counters()
-        if self._before or after:
-            result.transfer_bytes = sum(max(0, c.get("sent", 0) - self._before.get(w, {}).get("sent", 0))
+        after = self._counters() if self._before is not None else {}
+        if self._before is not None and after:
+            before = self._before
+            result.transfer_bytes = sum(max(0, c.get("sent", 0) - before.get(w, {}).get("sent", 0))
                                         for w, c in after.items() if isinstance(c, dict))
-            disk = sum(max(0, c.get("disk", 0) - self._before.get(w, {}).get("disk", 0))
+            disk = sum(max(0, c.get("disk", 0) - before.get(w, {}).get("disk", 0))
                        for w, c in after.items() if isinstance(c, dict))
             result.spilled_bytes = max(result.spilled_bytes or 0, disk)
         result.driver_wait_s = driver_wait(wall_s, driver_cpu_s, result.span_s)
