@@ -34,7 +34,7 @@ def work(n):
     return float((a @ a).sum())
 
 first = sorted(client.scheduler_info()["workers"])[0]
-pinned = client.gather([client.submit(work, 500, pure=False, workers=[first]) for _ in range(12)])
+pinned = client.gather([client.submit(work, 800, pure=False, workers=[first]) for _ in range(12)])
 """
 
 
@@ -78,7 +78,7 @@ def test_work_pinned_to_one_worker_is_unbalanced(ip, dask_client) -> None:
     c = rep.cluster
     assert c is not None and c.tasks == 12
     busy = sorted(c.worker_busy.values())
-    assert busy[0] == 0.0 and busy[1] > 0.5, c.worker_busy
+    assert busy[0] == 0.0 and busy[1] > 0.3, c.worker_busy
     assert rep.verdict is not None and rep.verdict.code == "AIP912", (rep.verdict, c)
 
 
