@@ -91,3 +91,15 @@ def test_a_dask_record_folds_compute_transfer_and_disk() -> None:
     info = s.info()
     assert info.tasks == 1 and info.worker_hotspots[0].function == "load"
     assert info.transfer_s == 0.5 and info.spill_s == 0.25 and info.spilled_bytes == 2**20
+
+
+def test_only_records_after_the_marker_belong_to_the_cell() -> None:
+    from aiperf_magic.measure.cluster.dask_probe import after_marker, identity
+
+    def rec(i: int) -> dict:
+        return {"key": f"f-{i}", "stimulus_id": f"s{i}", "worker": "w", "startstops": ({"start": float(i)},)}
+
+    stream = [rec(i) for i in range(5)]
+    assert after_marker(stream, identity(stream[2])) == stream[3:]
+    assert after_marker(stream, identity(rec(99))) == stream  # the marker left the window: keep all
+    assert after_marker(stream, None) == stream

@@ -1,10 +1,11 @@
 """Dask: the scheduler's task stream and each worker's counters, through the client's public API.
 
-``start`` turns the task stream on (once per client) and asks for the workers' transfer and spill
-counters on a short-lived thread, so the cell starts at once (a scheduler still releasing the
-previous cell's tasks can take a second to answer); ``finish`` joins it, reads the stream of the
-cell's time, folds it task by task into :class:`~.summary.TaskStreamSummary` and reads the counters
-again.
+``start`` reads the last record of the task stream (turning the stream on if it was off): every
+record after it is a task that finished during the cell, whatever the workers' clocks say. It asks
+for the workers' transfer and spill counters on a short-lived thread, so the cell starts at once (a
+scheduler still releasing the previous cell's tasks can take a second to answer). ``finish`` joins
+it, reads the records after the marker, folds them task by task into
+:class:`~.summary.TaskStreamSummary` and reads the counters again.
 """
 
 from __future__ import annotations
@@ -22,10 +23,9 @@ COMPUTE = "compute"
 TRANSFER = "transfer"
 DISK = ("disk-write", "disk-read")
 # The scheduler finds the first record by bisecting on end times, which are not quite in order
-# (each worker's clock offset differs): ask from a little earlier and clip to the cell ourselves.
+# (each worker's clock offset differs): ask from a little earlier, then keep what follows the marker.
 SLACK_S = 5.0
 BASELINE_WAIT_S = 10.0
-_STREAMING: set[str] = set()  # clients (and their scheduler) whose task stream this process turned on
 
 
 def worker_counters(dask_worker: Any) -> dict[str, int]:
@@ -70,13 +70,11 @@ class DaskProbe:
         self._t0 = 0.0
         self._before: dict[str, dict[str, int]] | None = None  # None until the baseline thread answers
         self._baseline: threading.Thread | None = None
+        self._marker: tuple[Any, ...] | None = None  # the last task record before the cell
 
     def start(self) -> None:
-        scheduler = getattr(getattr(self.client, "scheduler", None), "address", "")
-        key = f"{getattr(self.client, 'id', id(self.client))}@{scheduler}"
-        if key not in _STREAMING:
-            self.client.get_task_stream(count=0)  # registers the scheduler's task-stream plugin if absent
-            _STREAMING.add(key)
+        last = self.client.get_task_stream(count=1)  # also turns the scheduler's task stream on
+        self._marker = identity(last[-1]) if last else None
         self._baseline = threading.Thread(target=self._read_baseline, name=f"{THREAD_PREFIX}cluster-baseline",
                                           daemon=True)
         self._baseline.start()
@@ -102,7 +100,7 @@ class DaskProbe:
         workers = info.get("workers", {}) if isinstance(info, dict) else {}
         threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
         summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
-        for record in self.client.get_task_stream(start=self._t0 - SLACK_S):
+        for record in after_marker(self.client.get_task_stream(start=self._t0 - SLACK_S), self._marker):
             fold(summary, record)
         result = summary.info()
         after = self._counters() if self._before is not None else {}
@@ -116,6 +114,22 @@ class DaskProbe:
         result.driver_wait_s = driver_wait(wall_s, driver_cpu_s, result.span_s)
         result.dashboard = _dashboard(self.client)
         return result
+
+
+def identity(record: dict[str, Any]) -> tuple[Any, ...]:
+    """What tells one task-stream record from another: its key, its stimulus and when it started."""
+    stops: Any = record.get("startstops") or ({},)
+    return (str(record.get("key")), record.get("stimulus_id"), record.get("worker"), stops[0].get("start"))
+
+
+def after_marker(records: Any, marker: tuple[Any, ...] | None) -> list[dict[str, Any]]:
+    """The records appended after ``marker`` (all of them when it is gone from the window)."""
+    records = list(records)
+    if marker is not None:
+        for index in range(len(records) - 1, -1, -1):
+            if identity(records[index]) == marker:
+                return records[index + 1 :]
+    return records
 
 
 def fold(summary: TaskStreamSummary, record: dict[str, Any]) -> None:
