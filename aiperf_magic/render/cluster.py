@@ -67,6 +67,19 @@ def _colour(share: float) -> str:
     return BUSY[min(len(BUSY) - 1, max(0, round(share * (len(BUSY) - 1))))]
 
 
+def _runs(values: list[float]) -> list[tuple[int, int, str]]:
+    """(first bin, bins, colour) for each run of bins drawn in the same colour, idle runs left out:
+    a steadily busy worker is one rectangle, so the picture stays small on a large cluster."""
+    runs: list[tuple[int, int, str]] = []
+    for i, value in enumerate(values):
+        colour = _colour(value) if value > 0 else ""
+        if runs and runs[-1][2] == colour and runs[-1][0] + runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], runs[-1][1] + 1, colour)
+        else:
+            runs.append((i, 1, colour))
+    return [r for r in runs if r[2]]
+
+
 def busy_svg(c: ClusterInfo) -> str | None:
     """One strip per worker (the busiest first), one cell per bin; None when there is nothing to draw."""
     shown, more = busy_rows(c)
@@ -85,10 +98,9 @@ def busy_svg(c: ClusterInfo) -> str | None:
         label = worker if len(worker) <= 26 else "…" + worker[-25:]
         parts.append(f'<text x="{LEFT - 6}" y="{y + 12}" text-anchor="end">{escape(label)} '
                      f'{escape(fmt.percent(share))}</text>')
-        for i, value in enumerate(c.busy_bins.get(worker, [])):
-            if value > 0:
-                parts.append(f'<rect x="{LEFT + i * step:.1f}" y="{y}" width="{max(step, 0.5):.1f}" height="{ROW}" '
-                             f'fill="{_colour(value)}"/>')
+        for first, count, colour in _runs(c.busy_bins.get(worker, [])):  # one rect per run of a colour
+            parts.append(f'<rect x="{LEFT + first * step:.1f}" y="{y}" width="{max(count * step, 0.5):.1f}" '
+                         f'height="{ROW}" fill="{colour}"/>')
         parts.append(f'<rect x="{LEFT}" y="{y}" width="{inner}" height="{ROW}" fill="none" stroke="#d0d7de"/>')
         y += ROW + GAP
     if more:

@@ -114,3 +114,19 @@ def test_views_show_the_section_and_escape_worker_and_function_names() -> None:
     assert data["functions"][0]["name"] == evil  # the panel puts it in with textContent
     assert panel_data(Report(source="x"))["cluster"] is None
     assert "Cluster" not in render_text(Report(source="x"))
+
+
+def test_the_busy_picture_stays_small_on_a_large_cluster() -> None:
+    import random
+
+    from aiperf_magic.render.cluster import MAX_WORKERS, busy_svg
+
+    rng = random.Random(0)
+    names = [f"tcp://10.0.{i // 256}.{i % 256}:8786" for i in range(64)]
+    noisy = info(worker_busy={n: rng.random() for n in names},
+                 busy_bins={n: [rng.random() for _ in range(120)] for n in names})
+    svg = busy_svg(noisy)
+    assert svg is not None and svg.count("<text") <= MAX_WORKERS + 4 and "48 more workers" in svg
+    assert len(svg) < 160_000
+    steady = info(busy_bins={"tcp://a:1": [1.0] * 120, "tcp://b:2": [1.0] * 120})
+    assert busy_svg(steady).count("<rect") == 4  # one run per worker, and each strip's frame
