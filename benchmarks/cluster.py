@@ -2,6 +2,7 @@
 
     python benchmarks/cluster.py              # 10,000 tasks x 3 alternating repeats, 1M synthetic tasks
     python benchmarks/cluster.py --quick      # 2,000 tasks, 100,000 synthetic tasks
+    python benchmarks/cluster.py --no-memory --repeat 5
 
 1. Overhead: a cell of N one-item tasks on a 2-worker LocalCluster (processes, 1 thread each), run
    alternately plain and with the Dask probe started before it and read after it (start + cell +
@@ -65,7 +66,8 @@ def overhead(tasks: int, repeat: int) -> None:
         a, b = statistics.median(plain), statistics.median(probed)
         print(f"overhead: a cell of {tasks:,} tasks, {repeat} alternating repeats: plain {a:.2f} s, "
               f"with the probe {b:.2f} s -> {b / a:.3f}x (probe start {statistics.median(starts) * 1e3:.1f} ms, "
-              f"finish {statistics.median(finishes) * 1e3:.1f} ms, medians)")
+              f"finish {statistics.median(finishes) * 1e3:.1f} ms, medians; plain runs "
+              f"{min(plain):.2f}-{max(plain):.2f} s, probed {min(probed):.2f}-{max(probed):.2f} s)")
 
 
 def records(n: int, workers: int = 16, functions: int = 40) -> Iterator[dict]:
@@ -103,9 +105,12 @@ def memory(n: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--repeat", type=int, default=3, help="alternating repeats of the overhead cell")
+    parser.add_argument("--no-memory", action="store_true", help="only the overhead")
     args = parser.parse_args()
-    memory(100_000 if args.quick else 1_000_000)
-    overhead(2_000 if args.quick else 10_000, 3)
+    if not args.no_memory:
+        memory(100_000 if args.quick else 1_000_000)
+    overhead(2_000 if args.quick else 10_000, args.repeat)
 
 
 if __name__ == "__main__":
