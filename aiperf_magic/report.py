@@ -197,6 +197,47 @@ class Comparison:
 
 
 @dataclass
+class WorkerHotspot:
+    """A function the cluster's workers spent their time in (the task's name: ``heavy``, ``inc``)."""
+
+    function: str
+    seconds: float
+    share: float  # of all task seconds in the cell
+
+
+@dataclass
+class ClusterInfo:
+    """What a Dask or Ray cluster did while the cell ran, summarised from its task stream.
+
+    The names are a public contract. ``worker_busy`` is each worker's share of its threads' time
+    spent computing over the span the cluster worked; ``busy_bins`` the same per time bin of
+    ``bin_s`` seconds from ``start_s`` (seconds after the cell started), for the timeline.
+    """
+
+    engine: str  # "dask" or "ray"
+    workers: int = 0
+    threads: int = 0
+    tasks: int = 0
+    task_seconds: float = 0.0
+    median_task_ms: float | None = None
+    transfer_bytes: int | None = None  # None: the engine does not say
+    spilled_bytes: int | None = None
+    worker_busy: dict[str, float] = field(default_factory=dict)
+    worker_hotspots: list[WorkerHotspot] = field(default_factory=list)
+    driver_wait_s: float | None = None  # cell time the driver spent off-CPU while the cluster worked
+    dashboard: str | None = None
+    span_s: float = 0.0  # from the first task's start to the last task's end, within the cell
+    transfer_s: float = 0.0  # seconds workers spent receiving task inputs from other workers
+    spill_s: float = 0.0  # seconds workers spent writing to and reading from disk
+    start_s: float = 0.0
+    bin_s: float = 0.0
+    busy_bins: dict[str, list[float]] = field(default_factory=dict)  # worker -> busy share per bin
+    worker_threads: dict[str, int] = field(default_factory=dict)
+    per_task_ms: float | None = None  # cluster slot time per task: span x threads / tasks
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
 class Report:
     """Everything aiperf learned about one cell run."""
 
@@ -224,6 +265,7 @@ class Report:
     torch_profile: dict[str, Any] | None = None
     # seconds the cell's threads were ready to run but waited for a CPU held by other processes
     cpu_wait_s: float | None = None
+    cluster: ClusterInfo | None = None  # what a Dask or Ray cluster did for the cell, when one was in use
     schema: int = SCHEMA_VERSION
 
     @property

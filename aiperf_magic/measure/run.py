@@ -73,6 +73,7 @@ class CellRun:
         self._children0: float | None = None
         self._peak_reset = False
         self.finished = False
+        self.own_cpu_s: float | None = None  # this process's CPU over the cell, without its children
         self.deadline: float | None = None  # when the stages after the cell should be done (clock time)
 
     def start(self) -> None:
@@ -103,6 +104,7 @@ class CellRun:
         self.finished = True
         samples = self.sampler.stop()
         wall = t1 - self._t0
+        self.own_cpu_s = max(0.0, c1 - self._c0)
         children = self._children_cpu() if self._children0 is not None else None
         report = Report(
             source=self.source, cell_id=self.cell_id, execution_count=self.execution_count,

@@ -38,11 +38,12 @@ def default_stages() -> list[Stage]:
     """The stages every ``%%aiperf`` cell runs, in order."""
     from ..rules.stage import AnalysisStage  # lazy: libcst loads on the first %%aiperf, not at load_ext
     from ..verdicts.stage import VerdictStage
+    from .cluster.stage import ClusterStage
     from .frames import FramesStage
     from .torch_profile import TorchProfileStage
 
     # static findings first; verdict last: it links the findings the other stages added
-    return [AnalysisStage(), FramesStage(), TorchProfileStage(), VerdictStage()]
+    return [AnalysisStage(), ClusterStage(), FramesStage(), TorchProfileStage(), VerdictStage()]
 
 
 def budget_for(wall_s: float, asked_s: float | None = None) -> float:

@@ -12,6 +12,7 @@ from html import escape
 
 from .. import units as fmt
 from ..report import Finding, Report
+from .cluster import cluster_html
 from .markdown import inline, inline_html, markdown_html
 from .summary import (
     MAX_COLUMNS,
@@ -155,6 +156,9 @@ def render_html(report: Report) -> str:
         parts.append("<details open><summary>Hot lines</summary><table><tr><th>line</th><th>time</th>"
                      '<th>share</th><th style="text-align:left">code</th><th style="text-align:left">in</th></tr>'
                      f"{rows}</table></details>")
+    cluster = cluster_html(report, _MUTED)
+    if cluster:
+        parts.append(cluster)
     tl = timeline_svg(report.samples)
     series = "".join(f"<tr><td>{escape(a)}</td><td>{escape(b)}</td></tr>" for a, b in timeline(report))
     if tl.svg:

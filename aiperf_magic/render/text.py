@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .. import units as fmt
 from ..report import Report
+from .cluster import cluster_text
 from .summary import (
     cause_line,
     cpu_wait_line,
@@ -54,6 +55,7 @@ def render_text(report: Report) -> str:
             callee = f"  → {h.callee}" if h.callee else ""
             lines.append(f"  line {report.cell_line(h.line):>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
                          f"{bar:<{BAR_WIDTH}} {h.text[:60]}{callee}")
+    lines.extend(cluster_text(report))
     findings = shown_findings(report)  # numbered as the panel and `%aiperf apply N` count them
     if findings:
         lines.append("Findings")

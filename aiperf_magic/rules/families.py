@@ -3,10 +3,10 @@ cannot be read. The registry imports this module by name (``registry.DOC_PROVIDE
 
 from __future__ import annotations
 
-from . import concurrency, data_loading, dataframes, pytorch, structures
+from . import cluster, concurrency, data_loading, dataframes, pytorch, structures
 from .registry import document
 
-__all__ = ["concurrency", "data_loading", "dataframes", "pytorch", "structures"]
+__all__ = ["cluster", "concurrency", "data_loading", "dataframes", "pytorch", "structures"]
 
 PARSE_ERROR = "AIP000"
 

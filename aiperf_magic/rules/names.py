@@ -40,6 +40,8 @@ _CANON_PREFIXES: tuple[tuple[str, str], ...] = (
     ("concurrent.futures.process.", "concurrent.futures."),
     ("urllib.request.urlopen", "urllib.request.urlopen"),
     ("numpy.lib.function_base.", "numpy."),
+    ("distributed.client.", "distributed."),
+    ("dask.distributed.", "distributed."),
     ("numpy.core.", "numpy."),
 )
 

@@ -69,6 +69,7 @@ THREAD_POOLS = frozenset(
 PROCESS_POOLS = frozenset(
     {"concurrent.futures.ProcessPoolExecutor", "multiprocessing.Pool", "multiprocessing.pool.Pool"}
 )
+DASK_CLIENTS = frozenset({"distributed.Client", "distributed.get_client", "distributed.default_client"})
 HTTP_SESSIONS = frozenset({"requests.Session", "requests.session", "httpx.Client", "urllib3.PoolManager"})
 PATH_LISTERS = frozenset({"glob.glob", "glob.iglob", "os.listdir", "os.scandir", "os.walk"})
 TORCH_FACTORIES = frozenset(
@@ -138,6 +139,7 @@ _LIVE_KINDS: tuple[tuple[str, str], ...] = (
     ("concurrent.futures.ThreadPoolExecutor", "thread_pool"),
     ("concurrent.futures.ProcessPoolExecutor", "process_pool"),
     ("requests.sessions.Session", "http_session"),
+    ("distributed.Client", "dask_client"),
 )
 
 
@@ -274,6 +276,8 @@ def _by_qname(qname: str, call: cst.Call, facts: Facts) -> Symbol | None:
         return Symbol("process_pool", call)
     if qname in HTTP_SESSIONS:
         return Symbol("http_session", call)
+    if qname in DASK_CLIENTS:
+        return Symbol("dask_client", call)
     if qname in PATH_LISTERS:
         return Symbol("paths", call)
     if qname.startswith("torch.optim.") and qname.rsplit(".", 1)[-1][:1].isupper():

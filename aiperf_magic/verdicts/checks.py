@@ -40,6 +40,20 @@ class Thresholds:
     cpu_single_cores: float = 0.7  # AIP907: at least this many cores busy ...
     cpu_multi_cores: float = 1.5  # ... AIP908 from this many cores on
     all_cores_share: float = 0.8  # AIP908 says "all cores" above this share of the machine
+    # cluster verdicts (AIP910-AIP914), read from Report.cluster; see verdicts/cluster.py
+    cluster_wait_share: float = 0.5  # AIP910: the driver waited on the cluster this share of the wall time
+    cluster_busy_share: float = 0.25  # AIP910: ... while its threads computed at least this share of that time
+    cluster_min_wall_s: float = 0.1  # no cluster verdict for a cell shorter than this
+    small_tasks_min: int = 100  # AIP911: at least this many tasks ...
+    small_task_ms: float = 100.0  # ... with a median under this (shorter tasks do not amortise overhead) ...
+    small_task_slot_share: float = 0.5  # ... and under this share of the slot time each task cost
+    target_task_ms: float = 100.0  # AIP911 suggests batches that make tasks about this long
+    imbalance_min_busy: float = 0.3  # AIP912: the busiest worker computed at least this share ...
+    imbalance_ratio: float = 0.6  # ... and the mean thread was busy less than this share of it
+    spill_bytes: float = 16 * MIB  # AIP913: workers spilled at least this much to disk ...
+    spill_time_share: float = 0.1  # ... or spent this share of task time on disk (and 0.1 s)
+    transfer_share: float = 0.3  # AIP914: transfers took this share of compute + transfer time ...
+    transfer_min_s: float = 0.1  # ... and at least this long
 
 
 DEFAULT = Thresholds()

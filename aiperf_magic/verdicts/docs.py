@@ -291,3 +291,5 @@ document(
     """,
     kind="verdict",
 )
+
+from . import cluster_docs  # noqa: E402,F401  (AIP910-AIP914, the cluster verdicts)

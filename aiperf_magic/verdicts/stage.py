@@ -25,6 +25,7 @@ from .checks import (
     host_memory,
     waiting,
 )
+from .cluster import cluster_verdicts
 from .stats import summarise
 
 if TYPE_CHECKING:
@@ -40,7 +41,15 @@ RELATED: dict[str, tuple[str, ...]] = {
     "AIP906": ("AIP504", "AIP506", "AIP502"),
     "AIP907": ("AIP201", "AIP202", "AIP203", "AIP301", "AIP302"),
     "AIP908": ("AIP203", "AIP303"),
+    "AIP910": ("AIP602",),
+    "AIP911": ("AIP601", "AIP602"),
+    "AIP912": (),
+    "AIP913": ("AIP303",),
+    "AIP914": (),
 }
+# driver-side verdicts that a cluster verdict replaces: a driver waiting on its cluster is neither
+# waiting on I/O nor CPU-bound itself
+SUPERSEDED_BY_CLUSTER = frozenset({"AIP903", "AIP907", "AIP908"})
 
 SLUGS = {
     "AIP901": "gpu-starved",
@@ -51,6 +60,11 @@ SLUGS = {
     "AIP906": "gpu-bound",
     "AIP907": "cpu-bound-one-core",
     "AIP908": "cpu-bound-many-cores",
+    "AIP910": "cluster-bound",
+    "AIP911": "too-many-small-tasks",
+    "AIP912": "unbalanced-workers",
+    "AIP913": "cluster-spilling",
+    "AIP914": "transfer-bound",
 }
 
 
@@ -67,7 +81,10 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
     """
     th = thresholds
     n = len(report.samples)
+    cluster = cluster_verdicts(report, th)
     if n < 2 or (n < th.min_samples and report.wall_s < th.min_wall_s):
+        if cluster:  # the cluster's task stream is the evidence: the driver's samples are not needed
+            return Diagnosis(_relate(cluster, {f.code for f in report.findings}))
         return Diagnosis(
             note=f"No bottleneck verdict: the cell ran {report.wall_s:.3f} s, "
             f"{n} samples (a verdict needs {th.min_samples}, or {th.min_wall_s:g} s)."
@@ -85,14 +102,14 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
         lambda: waiting(st, th),
     ]
     verdicts = [v for v in (rule() for rule in rules) if v is not None]
-    if not verdicts:
+    if not verdicts and not cluster:
         cpu = cpu_bound(st, th)  # informational: only when nothing above explains the time
         verdicts = [cpu] if cpu else []
+    if cluster:
+        verdicts = cluster + [v for v in verdicts if v.code not in SUPERSEDED_BY_CLUSTER]
     for v in verdicts:
         v.evidence.setdefault("samples", float(st.samples))
-        v.related = [c for c in RELATED.get(v.code, ()) if c in codes]
-        if v.related:
-            v.sentence += f" See {', '.join(v.related)}."
+    _relate(verdicts, codes)
     if not verdicts:
         return Diagnosis(
             note=f"No single bottleneck: the CPU worked {100 * st.cores_used:.0f} % of the wall time"
@@ -100,6 +117,15 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
             + " and memory was not under pressure."
         )
     return Diagnosis(verdicts)
+
+
+def _relate(verdicts: list[Verdict], codes: set[str]) -> list[Verdict]:
+    """Link each verdict to the static findings of the cell that explain it."""
+    for v in verdicts:
+        v.related = [c for c in RELATED.get(v.code, ()) if c in codes]
+        if v.related:
+            v.sentence += f" See {', '.join(v.related)}."
+    return verdicts
 
 
 def compute_verdict(

@@ -18,8 +18,12 @@ FIXTURES = ROOT / "tests" / "fixtures"
 TRAPS = {
     f"AIP{n}" for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 303, 304, 401, 402, 501, 502, 503, 504, 505, 506)
 }
-VERDICTS = {f"AIP90{n}" for n in range(1, 9)}
-FIXABLE = TRAPS - {"AIP103", "AIP303"}
+CLUSTER = {"AIP601", "AIP602"}  # Dask and Ray: the seed article does not cover clusters
+TRAPS |= CLUSTER
+HOST_VERDICTS = {f"AIP90{n}" for n in range(1, 9)}
+CLUSTER_VERDICTS = {f"AIP91{n}" for n in range(5)}
+VERDICTS = HOST_VERDICTS | CLUSTER_VERDICTS
+FIXABLE = TRAPS - {"AIP103", "AIP303"} - CLUSTER
 
 
 def test_registry_holds_every_code() -> None:
@@ -51,8 +55,10 @@ def test_every_code_documented_with_all_headings(code: str) -> None:
     assert all(text.strip() for text in r.sections.values())
     assert "```python" in r.sections["Example"] and "```python" in r.sections["Use instead"]
     assert "⟨" not in r.doc, "a measured number is still missing"
-    if code in TRAPS | VERDICTS:
+    if code in (TRAPS | HOST_VERDICTS) - CLUSTER:
         assert "Seed article" in r.sections["References"]
+    if code in CLUSTER | CLUSTER_VERDICTS:
+        assert "docs/cluster.md" in r.sections["References"]
 
 
 @pytest.mark.parametrize("code", sorted(TRAPS | VERDICTS))
@@ -69,7 +75,7 @@ def test_every_static_code_has_a_positive_and_a_healthy_fixture(code: str) -> No
     assert analyze(healthy.read_text(), select=["ALL"]) == []
 
 
-@pytest.mark.parametrize("code", sorted(VERDICTS))
+@pytest.mark.parametrize("code", sorted(HOST_VERDICTS))
 def test_every_verdict_has_a_positive_and_a_healthy_timeline(code: str) -> None:
     from aiperf_magic.verdicts.stage import diagnose
     from tests.runtime.timelines import GIB, VERDICT_FIXTURES, timeline

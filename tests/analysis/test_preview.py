@@ -29,8 +29,8 @@ def test_status_follows_the_measured_precision() -> None:
         if rule.kind != "static":
             assert not rule.preview and rule.status in ("runtime", "default")
             continue
-        m = MEASURED[code]
-        earned = m.tp + m.fp >= DEFAULT_SAMPLE and m.tp / max(1, m.tp + m.fp) >= DEFAULT_PRECISION
+        m = MEASURED.get(code)  # a rule the corpus has not measured yet (AIP6xx) is preview
+        earned = m is not None and m.tp + m.fp >= DEFAULT_SAMPLE and m.tp / max(1, m.tp + m.fp) >= DEFAULT_PRECISION
         assert rule.preview is not earned and is_default(code) is earned, code
 
 

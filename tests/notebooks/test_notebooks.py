@@ -23,6 +23,7 @@ TUTORIALS = [
     "03_gil_and_concurrency",
     "04_framework_traps",
     "05_to_production",
+    "06_beyond_one_machine",
 ]
 USES_TORCH = ["01_data_loading", "04_framework_traps", "05_to_production"]
 
@@ -38,6 +39,7 @@ EXPECTED_FINDINGS = {
     "03_gil_and_concurrency": {"one_by_one": {"AIP402"}},
     "04_framework_traps": {"copied": {"AIP501"}, "recorded": {"AIP502"}},
     "05_to_production": {},
+    "06_beyond_one_machine": {},
 }
 # The fixed twins: the trap the rewrite removed must no longer be reported.
 FIXED = {
@@ -47,7 +49,11 @@ FIXED = {
     "04_framework_traps": {"on_device": "AIP501", "not_recorded": "AIP502"},
 }
 # Cells that mostly wait: the runtime verdict must say so (holds even on a busy machine).
-EXPECTED_VERDICTS = {"03_gil_and_concurrency": {"one_by_one": "AIP903"}}
+EXPECTED_VERDICTS = {
+    "03_gil_and_concurrency": {"one_by_one": "AIP903"},
+    # a Dask LocalCluster: what the cluster's task stream says limits each cell
+    "06_beyond_one_machine": {"tiny": "AIP911", "heavy_run": "AIP910", "pinned": "AIP912"},
+}
 # Notebook -> codes its `aiperf lint` cells must print (they lint a notebook the tutorial writes).
 EXPECTED_LINT = {
     "00_quickstart": {"AIP301", "AIP202"},

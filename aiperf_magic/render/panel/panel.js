@@ -291,6 +291,26 @@ function timeline(t) {
   return section(`Timeline (${t.summary})`, [img, muted(t.caption)], false);
 }
 
+function cluster(c) {
+  const body = [h("table", { class: "aiperf-cluster" },
+    c.facts.map(([k, v]) => h("tr", {}, h("td", { class: "aiperf-muted" }, k),
+      h("td", {}, k === "dashboard" && /^https?:\/\//.test(v) ? h("a", { href: v, target: "_blank", rel: "noopener" }, v) : v))))];
+  if (c.svg) {
+    const img = h("img", { class: "aiperf-timeline aiperf-cluster-busy", alt: "workers busy over the cell" });
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(c.svg);
+    body.push(img);
+  }
+  if (c.functions.length) {
+    body.push(h("table", { class: "aiperf-hotspots" },
+      h("tr", {}, ["worker function", "time", "share"].map((t) => h("th", {}, t))),
+      c.functions.map((f) => h("tr", {}, h("td", {}, h("code", {}, f.name)),
+        h("td", { class: "aiperf-num" }, f.time), h("td", { class: "aiperf-num" }, f.share)))));
+  }
+  if (c.more) body.push(muted(c.more));
+  for (const n of c.notes || []) body.push(muted(n));
+  return section(`Cluster (${c.summary})`, body, true);
+}
+
 function frames(f) {
   if (!f.items.length) return f.small ? muted(f.small + ".") : null;
   const body = f.items.map((fr) => {
@@ -335,6 +355,7 @@ function render({ model, el }) {
     root.append(muted("No known performance traps in this cell."));
   }
   if (data.hotspots && data.hotspots.length) root.append(hotLines(data.hotspots));
+  if (data.cluster) root.append(cluster(data.cluster));
   if (data.timeline) root.append(timeline(data.timeline));
   const fr = data.frames && frames(data.frames);
   if (fr) root.append(fr);

@@ -15,6 +15,7 @@ from typing import Any
 from ... import units as fmt
 from ...report import Finding, FrameProfile, Report
 from .. import markdown
+from ..cluster import cluster_panel
 from ..summary import (
     MAX_COLUMNS,
     capped_lines,
@@ -183,6 +184,7 @@ def panel_data(report: Report) -> dict[str, Any]:
         "hidden_findings": hidden_note(report),
         "docs": docs,
         "hotspots": _hotspots(report),
+        "cluster": cluster_panel(report),
         "timeline": {"svg": tl.svg, "caption": tl.caption, "summary": tl.summary},
         "frames": _frames(report, numbers),
         "gpus": gpu_line(report),

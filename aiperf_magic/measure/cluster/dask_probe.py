@@ -1,0 +1,157 @@
+"""Dask: the scheduler's task stream and each worker's counters, through the client's public API.
+
+``start`` reads the last record of the task stream (turning the stream on if it was off): every
+record after it is a task that finished during the cell, whatever the workers' clocks say. It asks
+for the workers' transfer and spill counters on a short-lived thread, so the cell starts at once (a
+scheduler still releasing the previous cell's tasks can take a second to answer). ``finish`` joins
+it, reads the records after the marker, folds them task by task into
+:class:`~.summary.TaskStreamSummary` and reads the counters again.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from ...report import ClusterInfo
+from ..probes.base import THREAD_PREFIX
+from .summary import TaskStreamSummary
+from .wait import driver_wait
+
+COMPUTE = "compute"
+TRANSFER = "transfer"
+DISK = ("disk-write", "disk-read")
+# The scheduler finds the first record by bisecting on end times, which are not quite in order
+# (each worker's clock offset differs): ask from a little earlier, then keep what follows the marker.
+SLACK_S = 5.0
+BASELINE_WAIT_S = 10.0
+
+
+def worker_counters(dask_worker: Any) -> dict[str, int]:
+    """Run on each worker (``Client.run``): bytes it sent to other workers and bytes it spilled."""
+    try:
+        _, disk = dask_worker.data.spilled_total
+    except Exception:  # spilling disabled, or a different store
+        disk = 0
+    return {"sent": int(getattr(dask_worker, "transfer_outgoing_bytes_total", 0) or 0), "disk": int(disk or 0)}
+
+
+def task_function(key: Any) -> str:
+    """``('inc-3f2a…', 4)`` -> ``inc``, ``hello-world-1`` -> ``hello-world``: the name Dask's
+    dashboard groups tasks by (the words before the first that is not purely letters, or is
+    8 hex digits). Dask's own ``key_split`` caches 100,000 keys: a long stream of unique keys would
+    leave that much behind, so the same rule is written here without a cache."""
+    if isinstance(key, tuple) and key:
+        key = key[0]
+    if isinstance(key, bytes):
+        key = key.decode("utf-8", "replace")
+    if not isinstance(key, str) or not key:
+        return "other"
+    words = key.split("-")
+    name = words[0].split(",")[0].strip("_'()\"") if not words[0][:1].isalpha() else words[0]
+    for word in words[1:]:
+        if not word.isalpha() or (len(word) == 8 and _is_hex(word)):
+            break
+        name += f"-{word}"
+    return name or "other"
+
+
+def _is_hex(word: str) -> bool:
+    return all(ch in "0123456789abcdefABCDEF" for ch in word)
+
+
+class DaskProbe:
+    engine = "dask"
+
+    def __init__(self, client: Any, clock: Any = time.time) -> None:
+        self.client = client
+        self._clock = clock
+        self._t0 = 0.0
+        self._before: dict[str, dict[str, int]] | None = None  # None until the baseline thread answers
+        self._baseline: threading.Thread | None = None
+        self._marker: tuple[Any, ...] | None = None  # the last task record before the cell
+
+    def start(self) -> None:
+        last = self.client.get_task_stream(count=1)  # also turns the scheduler's task stream on
+        self._marker = identity(last[-1]) if last else None
+        self._baseline = threading.Thread(target=self._read_baseline, name=f"{THREAD_PREFIX}cluster-baseline",
+                                          daemon=True)
+        self._baseline.start()
+        self._t0 = self._clock()
+
+    def _read_baseline(self) -> None:
+        self._before = self._counters()
+
+    def _counters(self) -> dict[str, dict[str, int]]:
+        try:
+            return dict(self.client.run(worker_counters, on_error="ignore"))
+        except Exception:
+            return {}
+
+    def finish(self, wall_s: float, driver_cpu_s: float) -> ClusterInfo:
+        t1 = self._clock()
+        if self._baseline is not None:
+            self._baseline.join(BASELINE_WAIT_S)
+        status = getattr(self.client, "status", "running")
+        if status != "running":  # closed in the cell, or its scheduler went away: asking would wait
+            raise RuntimeError(f"the Dask client is {status}")
+        info = self.client.scheduler_info()
+        workers = info.get("workers", {}) if isinstance(info, dict) else {}
+        threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
+        summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
+        for record in after_marker(self.client.get_task_stream(start=self._t0 - SLACK_S), self._marker):
+            fold(summary, record)
+        result = summary.info()
+        after = self._counters() if self._before is not None else {}
+        if self._before is not None and after:
+            before = self._before
+            result.transfer_bytes = sum(max(0, c.get("sent", 0) - before.get(w, {}).get("sent", 0))
+                                        for w, c in after.items() if isinstance(c, dict))
+            disk = sum(max(0, c.get("disk", 0) - before.get(w, {}).get("disk", 0))
+                       for w, c in after.items() if isinstance(c, dict))
+            result.spilled_bytes = max(result.spilled_bytes or 0, disk)
+        result.driver_wait_s = driver_wait(wall_s, driver_cpu_s, result.span_s)
+        result.dashboard = _dashboard(self.client)
+        return result
+
+
+def identity(record: dict[str, Any]) -> tuple[Any, ...]:
+    """What tells one task-stream record from another: its key, its stimulus and when it started."""
+    stops: Any = record.get("startstops") or ({},)
+    return (str(record.get("key")), record.get("stimulus_id"), record.get("worker"), stops[0].get("start"))
+
+
+def after_marker(records: Any, marker: tuple[Any, ...] | None) -> list[dict[str, Any]]:
+    """The records appended after ``marker`` (all of them when it is gone from the window)."""
+    records = list(records)
+    if marker is not None:
+        for index in range(len(records) - 1, -1, -1):
+            if identity(records[index]) == marker:
+                return records[index + 1 :]
+    return records
+
+
+def fold(summary: TaskStreamSummary, record: dict[str, Any]) -> None:
+    """One task-stream record: its compute, transfer and disk intervals."""
+    worker = str(record.get("worker", "?"))
+    function: str | None = None
+    for ss in record.get("startstops", ()):
+        action, start, stop = ss.get("action"), float(ss.get("start", 0.0)), float(ss.get("stop", 0.0))
+        if action == COMPUTE:
+            if function is None:
+                function = task_function(record.get("key", "?"))
+            summary.add(worker, function, start, stop)
+        elif action == TRANSFER:
+            summary.add_transfer(stop - start)
+        elif action in DISK:
+            nbytes = int(record.get("nbytes", 0) or 0) if action == "disk-write" else 0
+            summary.add_spill(stop - start, nbytes)
+
+
+def _dashboard(client: Any) -> str | None:
+    try:
+        link = client.dashboard_link
+    except Exception:
+        return None
+    return str(link) if link else None

@@ -1,0 +1,130 @@
+"""%%aiperf on cells that run on a real Dask LocalCluster (2 worker processes, 1 thread each)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from IPython.utils.capture import capture_output
+
+pytest.importorskip("distributed")
+
+TINY = """\
+futures = client.map(lambda x: x + 1, range(500), pure=False)
+total = sum(client.gather(futures))
+"""
+
+HEAVY = """\
+def heavy(n):
+    import numpy as np
+    a = np.random.default_rng(0).random((n, n))
+    for _ in range(8):
+        a = a @ a / n
+    return float(a.sum())
+
+workers = sorted(client.scheduler_info()["workers"])
+results = client.gather([client.submit(heavy, 700, pure=False, workers=[w]) for w in workers])
+"""
+
+PINNED = """\
+def work(n):
+    import numpy as np
+    a = np.random.default_rng(0).random((n, n))
+    return float((a @ a).sum())
+
+first = sorted(client.scheduler_info()["workers"])[0]
+pinned = client.gather([client.submit(work, 800, pure=False, workers=[first]) for _ in range(12)])
+"""
+
+
+def run(ip, client, body: str):
+    ip.user_ns["client"] = client
+    with capture_output() as out:
+        result = ip.run_cell("%%aiperf --var rep\n" + body)
+    assert result.success, out.stdout + out.stderr
+    return ip.user_ns["rep"], out
+
+
+def verdicts(rep) -> list[str]:
+    return [f.code for f in rep.findings if f.code.startswith("AIP9")]
+
+
+def test_tiny_tasks_are_too_many_small_tasks(ip, dask_client) -> None:
+    rep, out = run(ip, dask_client, TINY)
+    assert ip.user_ns["total"] == sum(range(1, 501))  # the cell did its work
+    c = rep.cluster
+    assert c is not None and c.engine == "dask" and c.workers == 2 and c.threads == 2
+    assert c.tasks == 500 and c.median_task_ms is not None and c.median_task_ms < 5
+    assert rep.verdict is not None and rep.verdict.code == "AIP911", rep.verdict
+    assert "500 tasks" in rep.verdict.sentence
+    assert "AIP907" not in verdicts(rep)
+    assert c.dashboard and c.dashboard.startswith("http")
+    assert "Cluster" in out.stdout or any("Cluster" in o.data.get("text/plain", "") for o in out.outputs)
+
+
+def test_one_heavy_task_per_worker_is_cluster_bound(ip, dask_client) -> None:
+    rep, _ = run(ip, dask_client, HEAVY)
+    c = rep.cluster
+    assert c is not None and c.tasks == 2
+    assert c.worker_hotspots[0].function == "heavy"
+    assert rep.verdict is not None and rep.verdict.code == "AIP910", (rep.verdict, c)
+    assert "heavy" in rep.verdict.sentence
+    assert "AIP907" not in verdicts(rep) and "AIP903" not in verdicts(rep)
+
+
+def test_work_pinned_to_one_worker_is_unbalanced(ip, dask_client) -> None:
+    rep, _ = run(ip, dask_client, PINNED)
+    c = rep.cluster
+    assert c is not None and c.tasks == 12
+    busy = sorted(c.worker_busy.values())
+    assert busy[0] == 0.0 and busy[1] > 0.3, c.worker_busy
+    assert rep.verdict is not None and rep.verdict.code == "AIP912", (rep.verdict, c)
+
+
+def test_a_cell_without_tasks_has_no_cluster_verdict(ip, dask_client) -> None:
+    rep, _ = run(ip, dask_client, "x = sum(range(1000))\n")
+    assert rep.cluster is not None and rep.cluster.tasks == 0
+    assert not [code for code in verdicts(rep) if code.startswith("AIP91")]
+
+
+def test_client_closed_in_the_cell_costs_a_note_not_the_cell(ip) -> None:
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0", silence_logs=40)
+    own = distributed.Client(cluster)
+    try:
+        rep, _ = run(ip, own, "value = client.submit(sum, [1, 2]).result()\nclient.close()\n")
+        assert ip.user_ns["value"] == 3
+        assert rep.cluster is None
+        assert any("cluster (dask): not measured" in n for n in rep.notes), rep.notes
+    finally:
+        own.close()
+        cluster.close()
+
+
+def test_scheduler_dying_mid_cell_costs_a_note_not_the_cell(ip) -> None:
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=":0", silence_logs=50)
+    own = distributed.Client(cluster)
+    ip.user_ns["doomed"] = cluster
+    try:
+        rep, _ = run(ip, own, "value = client.submit(sum, [1, 2]).result()\ndoomed.close()\n")
+        assert ip.user_ns["value"] == 3
+        assert rep.cluster is None, rep.cluster
+        assert any("cluster (dask): not measured" in n for n in rep.notes), rep.notes
+    finally:
+        own.close()
+        cluster.close()
+
+
+def test_no_engine_imported_means_nothing_imported() -> None:
+    code = (
+        "import sys; from aiperf_magic.measure.stages import default_stages; "
+        "from aiperf_magic.measure.cluster.detect import find_probe; default_stages(); "
+        "assert find_probe({'x': 1}) is None; "
+        "print(sorted(m for m in ('dask', 'distributed', 'ray') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
