@@ -54,16 +54,19 @@ def to_fix(analysis: Analysis, finding: Finding, edits: Edits | str | None) -> F
         return Fix(title=title, reason=edits or f"no rewrite exists for {finding.code}")
     cell = analysis.cell
     assert cell is not None
-    kept = {"title": edits.title, "safety": _safety(edits), "measure_first": edits.measure_first}
+
+    def kept(**more: str) -> Fix:
+        return Fix(title=edits.title, safety=_safety(edits), measure_first=edits.measure_first, **more)
+
     python = rewrite_python(cell, [edits])
     if python is None:  # never hand out invalid Python
-        return Fix(**kept, reason="the rewrite would not compile")
+        return kept(reason="the rewrite would not compile")
     new = cell.python.restore(python)
     if new is None:
-        return Fix(**kept, reason="the rewrite would change a line of IPython syntax")
+        return kept(reason="the rewrite would change a line of IPython syntax")
     if new == analysis.source:
-        return Fix(**kept, reason="the rewrite changes nothing")
-    return Fix(**kept, source=new, diff=unified_diff(analysis.source, new))
+        return kept(reason="the rewrite changes nothing")
+    return kept(source=new, diff=unified_diff(analysis.source, new))
 
 
 def _safety(edits: Edits) -> str:

@@ -95,7 +95,9 @@ def _live_int(node: cst.BaseExpression, namespace: Mapping[str, Any]) -> int | N
     return None
 
 
-def _arrays(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool) -> tuple[bool, str]:
+def _arrays(
+    finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool
+) -> tuple[bool, str]:
     n, is_list = _loop_items(node, ns)
     if n is None:
         n = max((finding.evidence.get(k, 0) for k in ("items", "elements")), default=0) or None
@@ -109,7 +111,9 @@ def _arrays(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], w
     return False, f"{text}; the array form pays from about {need:,}, below that the loop is as fast or faster"
 
 
-def _processes(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool) -> tuple[bool, str]:
+def _processes(
+    finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool
+) -> tuple[bool, str]:
     tasks = _tasks(node, ns)
     if wall_s < MIN_PROCESS_S:
         return False, f"the whole cell took {wall_s:.3g} s; starting processes costs about 0.1 s"
@@ -126,14 +130,18 @@ def _tasks(node: cst.CSTNode | None, ns: Mapping[str, Any]) -> int | None:
     if node is None:
         return None
     for n in walk_all(node):
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "map":
-            if len(n.args) >= 2 and isinstance(n.args[1].value, cst.Name) and n.args[1].value.value in ns:
-                kind, size = measure(ns[n.args[1].value.value])
-                return size if kind else None
+        if (
+            isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "map"
+            and len(n.args) >= 2 and isinstance(n.args[1].value, cst.Name) and n.args[1].value.value in ns
+        ):
+            kind, size = measure(ns[n.args[1].value.value])
+            return size if kind else None
     return None
 
 
-def _compile(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool) -> tuple[bool, str]:
+def _compile(
+    finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool
+) -> tuple[bool, str]:
     loop_s = float(finding.evidence.get("seconds", 0.0)) if sampled else None
     spent = loop_s if loop_s is not None else wall_s
     if spent < MIN_COMPILE_S:
@@ -144,13 +152,17 @@ def _compile(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], 
     return True, f"the loop took {loop_s:.3g} s, long enough to repay the compilation"
 
 
-def _workers(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool) -> tuple[bool, str]:
+def _workers(
+    finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool
+) -> tuple[bool, str]:
     if wall_s < MIN_WORKERS_S:
         return False, f"the cell took {wall_s:.3g} s; worker processes start at every epoch"
     return True, f"the cell took {wall_s:.3g} s loading and using batches"
 
 
-def _no_measure(finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool) -> tuple[bool, str]:
+def _no_measure(
+    finding: Finding, node: cst.CSTNode | None, ns: Mapping[str, Any], wall_s: float, sampled: bool
+) -> tuple[bool, str]:
     return False, "nothing measured says whether it pays"
 
 

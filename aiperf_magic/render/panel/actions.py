@@ -207,7 +207,10 @@ class FixAction:
     def gate(self) -> str | None:
         """Why Apply stays off after a Try of a measure-first fix (equal, but no faster here)."""
         if self.measure_first and self.proven and not self.pays:
-            return "Equal results, but not faster on this data: Apply stays off for a rewrite whose gain depends on size."
+            return (
+                "Equal results, but not faster on this data: "
+                "Apply stays off for a rewrite whose gain depends on size."
+            )
         return None
 
     def set_confirmed(self, value: bool) -> None:
