@@ -42,7 +42,12 @@ def array_refused(
         return f"the list is {op} ({cell.code(parent)}): on an array that operator works element by element"
     if isinstance(parent, cst.AugAssign):
         return "the list extends another list (+=): an array would be added element by element"
-    for name in sorted(names_used(elt) - {var}):
+    containers = {b for n in walk_all(elt) if (b := indexed_by(n, var)) is not None}
+    for name in sorted(containers):  # a[i] in an index loop: a must hold numbers
+        kind = _container_kind(facts, name)
+        if kind is not None:
+            return f"{name} holds a {kind}, not an array of numbers: the element type is not proven numeric"
+    for name in sorted(names_used(elt) - {var} - containers):
         kind = _kind(facts, name)
         if kind is not None:
             return f"{name} holds a {kind}, not a number: the element type is not proven numeric"
@@ -62,6 +67,39 @@ def array_refused(
         size = _fmt(peak * count if what == "its sum" else peak)
         return f"{what} reach about {size}, beyond int64: Python ints do not overflow, NumPy's would"
     return None
+
+
+def indexed_by(node: cst.CSTNode, var: str) -> str | None:
+    """``a`` for ``a[i]`` (a plain name indexed by the loop variable alone), else None."""
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1):
+        return None
+    index = node.slice[0].slice
+    if isinstance(index, cst.Index) and isinstance(index.value, cst.Name) and index.value.value == var:
+        return node.value.value if node.value.value != var else None
+    return None
+
+
+def len_source(iterable: cst.BaseExpression) -> str | None:
+    """``a`` for ``range(len(a))``: the sequence an index loop walks."""
+    if not (isinstance(iterable, cst.Call) and call_name(iterable) == "range" and len(iterable.args) == 1):
+        return None
+    inner = iterable.args[0].value
+    if isinstance(inner, cst.Call) and call_name(inner) == "len" and len(inner.args) == 1:
+        arg = inner.args[0].value
+        return arg.value if isinstance(arg, cst.Name) else None
+    return None
+
+
+def _container_kind(facts: Facts, name: str) -> str | None:
+    """What ``name`` holds when it is known not to be a flat sequence of numbers."""
+    sym = facts.symbol(cst.Name(name))
+    if sym is None:
+        return _kind(facts, name)
+    if sym.kind in ("ndarray", "series", "range"):
+        return None
+    if sym.kind in ("list", "tuple") and sym.numeric:
+        return None
+    return sym.kind if sym.kind not in ("list", "tuple") else f"{sym.kind} not known to hold numbers"
 
 
 def _kind(facts: Facts, name: str) -> str | None:

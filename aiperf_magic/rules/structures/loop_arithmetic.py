@@ -14,7 +14,7 @@ from ..exprs import int_value, is_scalar_arithmetic, names_used, walk
 from ..facts import Facts, Loop
 from ..registry import Hit, fixer_for, rule
 from ..symbols import Symbol, infer_symbol
-from .array_safety import array_refused
+from .array_safety import array_refused, indexed_by, len_source
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -304,10 +304,24 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
 def _vector(
     cell: ParsedCell, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression, numpy: object
 ) -> str | None:
+    """The array form of ``elt`` over ``iterable``. In an index loop (``for i in range(len(a))``),
+    ``a[i]`` becomes ``np.asarray(a)`` and ``b[i]`` becomes ``np.asarray(b)[:len(a)]``: the loop
+    reads the first ``len(a)`` items of ``b``."""
     arr = array_of(iterable, cell.code, numpy)  # type: ignore[arg-type]
     if arr is None:
         return None
-    return vectorise(elt, lambda n: arr if isinstance(n, cst.Name) and n.value == var else None, {var}, numpy)  # type: ignore[arg-type]
+    length = len_source(iterable)
+
+    def subst(n: cst.CSTNode) -> str | None:
+        if isinstance(n, cst.Name) and n.value == var:
+            return arr
+        base = indexed_by(n, var)
+        if length is None or base is None:
+            return None
+        whole = f"{numpy()}.asarray({base})"  # type: ignore[operator]
+        return whole if base == length else f"{whole}[:len({length})]"
+
+    return vectorise(elt, subst, {var}, numpy)  # type: ignore[arg-type]
 
 
 def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, facts: Facts) -> Edits | str:
