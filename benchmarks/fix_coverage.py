@@ -14,7 +14,7 @@ then
 - **measure first**: for a rewrite whose gain depends on size, whether ``%%aiperf`` would
   propose it on this data (``rules.payoff``), and what Try measured.
 
-    python benchmarks/fix_coverage.py [--rows 20000] [--repeat 3] [--only NAME,...]
+    python benchmarks/fix_coverage.py [--rows 20000] [--repeat 5] [--only NAME,...]
 
 Prints one row per cell and the totals; exits 1 when coverage is under 90 % or a default fix is
 slower (beyond the noise margin).
@@ -237,7 +237,7 @@ def check(name: str, cell: str, rows: int, path: str, repeat: int) -> Row:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=20_000)
-    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--only", default="", help="comma-separated cell names")
     args = parser.parse_args()
     path = text_file(50_000)
