@@ -151,10 +151,11 @@ def check(original: Path, rewritten_text: str, repo_root: Path, timeout: float) 
             limit = timeout * 2 if label == "after" else timeout  # a slower rewrite is not a broken one
             runs[label] = run_file(copy, original.name, limit, [str(repo_root)])
             first = runs["before"]
-            if label == "before" and not first["done"]:
+            if label == "before" and (not first["done"] or first["error"]):
+                # only a file that runs to its end here is judged
                 return {"status": "skipped", "why": f"the original does not run here: {first['error']}"}
         before, again, after = runs["before"], runs["before-again"], runs["after"]
-        if not after["done"]:
+        if not after["done"] or after["error"]:
             return {"status": "broken", "why": f"the rewrite fails where the original ran: {after['error']}"}
         why = difference(before["outputs"], again["outputs"], after["outputs"])
         if why is not None:
