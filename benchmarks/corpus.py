@@ -239,7 +239,7 @@ def fix_check(paths: list[str], root: Path, run: bool = False, timeout: float = 
             for (cell, a), (_, b) in zip(old, new, strict=True):
                 if a != b and parses(a, nb) and not parses(b, nb):
                     breakages.append({"repo": repo, "path": rel, "cell": cell, "why": "no longer parses"})
-        runs = run_rewritten(rewritten, base, root, timeout) if run else None
+        runs = run_rewritten(rewritten, originals, base, root, timeout) if run else None
         if runs is not None:
             breakages += [
                 {"repo": r["repo"], "path": r["path"], "cell": None, "why": r["why"]}
@@ -256,7 +256,9 @@ def fix_check(paths: list[str], root: Path, run: bool = False, timeout: float = 
         }
 
 
-def run_rewritten(rewritten: list[Path], base: Path, root: Path, timeout: float) -> list[dict[str, Any]]:
+def run_rewritten(
+    rewritten: list[Path], originals: dict[Path, str], base: Path, root: Path, timeout: float
+) -> list[dict[str, Any]]:
     """Before/after runs of every rewritten file, from its own folder in the corpus."""
     sys.path.insert(0, str(HERE))
     from corpus_run import check
@@ -266,7 +268,10 @@ def run_rewritten(rewritten: list[Path], base: Path, root: Path, timeout: float)
         original = root / p.relative_to(base)
         repo, rel = locate(str(original), root)
         text = p.read_text(encoding="utf-8", errors="replace")
-        result = check(original, text, root / p.relative_to(base).parts[0], timeout)
+        nb = p.suffix == ".ipynb"
+        pairs = zip(units(originals[p], nb), units(text, nb), strict=False)
+        changed = [k for k, ((_, a), (_, b)) in enumerate(pairs) if a != b]  # code cells, counted as run
+        result = check(original, text, root / p.relative_to(base).parts[0], timeout, changed)
         out.append({"repo": repo, "path": rel, **result})
         print(f"  run {repo}/{rel}: {result['status']} {result['why'][:100]}", file=sys.stderr)
     return out
@@ -320,8 +325,9 @@ def print_fix(rep: dict[str, Any]) -> None:
     if runs is not None:
         counts = Counter(r["status"] for r in runs)
         print(
-            f"run before/after: {counts['equal']} equal, {counts['broken']} broken, {counts['skipped']} not runnable "
-            "here (GPU, network, data or modules absent, over the time limit)"
+            f"run before/after: {counts['equal']} equal, {counts['broken']} broken, {counts['slower']} past the "
+            f"time limit after, {counts['skipped']} not runnable here up to a rewritten cell (GPU, network, data "
+            "or modules absent, over the time limit)"
         )
         skipped = Counter(_skip_class(r["why"]) for r in runs if r["status"] == "skipped")
         print("  not runnable: " + ", ".join(f"{k} {v}" for k, v in skipped.most_common()))

@@ -1,9 +1,10 @@
 """Run a rewritten corpus file before and after its fixes and compare what it printed.
 
-Used by ``corpus.py --fix --run``. Only files that run here are judged: on the CPU (no GPU is
-visible to them), from a copy of their own folder (small local data: the folder must be at most
-``MAX_FOLDER_BYTES``), within the time limit, with no network. A file whose original fails or
-times out is "not runnable here" (with the reason) and is not counted either way.
+Used by ``corpus.py --fix --run``. Only what runs here is judged: on the CPU (no GPU is visible),
+from a copy of the file's own folder (small local data: at most ``MAX_FOLDER_BYTES``), within the
+time limit, with no network. A notebook whose original stops at some cell (an absent module, a
+download, the time limit) is judged on the cells before it, when a rewritten cell is among them;
+a file that stops before any rewritten cell is "not runnable here" (with the reason).
 
 A notebook runs cell by cell in an IPython shell (magics and ``!`` lines as in Jupyter), a script as
 one cell with ``__name__ == "__main__"``. What is compared is each cell's printed output and
@@ -135,10 +136,23 @@ def difference(first: list[str], second: list[str], after: list[str]) -> str | N
     return None
 
 
-def check(original: Path, rewritten_text: str, repo_root: Path, timeout: float) -> dict[str, Any]:
+def _completed(run: dict[str, Any]) -> int:
+    """How many code cells ran to their end (a timed-out run keeps the cells it finished)."""
+    return len(run["outputs"]) - (1 if run["error"] and run["done"] else 0)
+
+
+def check(
+    original: Path, rewritten_text: str, repo_root: Path, timeout: float, changed: list[int] | None = None
+) -> dict[str, Any]:
     """Run ``original`` (in a copy of its folder) and its rewrite; ``status`` is "equal", "broken",
-    or "skipped" with ``why``."""
+    "slower" (the rewrite ran past twice the time limit) or "skipped", with ``why``.
+
+    ``changed`` are the code cells (0-based, code cells only) the rewrite changed. A notebook whose
+    original stops (an absent module, a download, the time limit) is judged on the cells before that
+    point, when a changed cell is among them: the rewrite must run them too and print the same.
+    """
     folder = original.parent
+    changed = changed if changed is not None else [0]
     if folder_size(folder) > MAX_FOLDER_BYTES:
         return {"status": "skipped", "why": "its folder is over 50 MiB (not small local data)"}
     with tempfile.TemporaryDirectory(prefix="aiperf-run-") as tmp:
@@ -151,13 +165,17 @@ def check(original: Path, rewritten_text: str, repo_root: Path, timeout: float) 
             limit = timeout * 2 if label == "after" else timeout  # a slower rewrite is not a broken one
             runs[label] = run_file(copy, original.name, limit, [str(repo_root)])
             first = runs["before"]
-            if label == "before" and (not first["done"] or first["error"]):
-                # only a file that runs to its end here is judged
-                return {"status": "skipped", "why": f"the original does not run here: {first['error']}"}
+            if label == "before" and not any(k < _completed(first) for k in changed):
+                stop = first["error"] or "no output"
+                return {"status": "skipped", "why": f"the original does not run here up to a rewritten cell: {stop}"}
         before, again, after = runs["before"], runs["before-again"], runs["after"]
-        if not after["done"] or after["error"]:
+        reach = min(_completed(before), _completed(again))
+        if _completed(after) < reach:
+            if not after["done"]:
+                return {"status": "slower", "why": f"the rewrite ran past {2 * timeout:.0f} s: {after['error']}"}
             return {"status": "broken", "why": f"the rewrite fails where the original ran: {after['error']}"}
-        why = difference(before["outputs"], again["outputs"], after["outputs"])
+        why = difference(before["outputs"][:reach], again["outputs"][:reach], after["outputs"][:reach])
         if why is not None:
             return {"status": "broken", "why": f"different output: {why}"}
-        return {"status": "equal", "why": ""}
+        ran = sum(1 for k in changed if k < reach)
+        return {"status": "equal", "why": f"{ran} of {len(changed)} rewritten cells ran in both, same output"}

@@ -130,6 +130,7 @@ def test_fix_and_run_compares_outputs_before_and_after(corpus: Path) -> None:
         notebook(
             "import pandas as pd\ndf = pd.read_csv('sales.csv')",
             "total = 0\nfor _, row in df.iterrows():\n    total += row['price'] * row['qty']\nprint(total)",
+            "import a_module_this_machine_lacks",  # the original stops here: judged on the cells before
         ),
         encoding="utf-8",
     )
@@ -138,6 +139,8 @@ def test_fix_and_run_compares_outputs_before_and_after(corpus: Path) -> None:
     rep = json.loads(proc.stdout)
     status = {r["path"]: r["status"] for r in rep["runs"]}
     assert status["sales.py"] == "equal" and status["report.ipynb"] == "equal", rep["runs"]
+    notes = {r["path"]: r["why"] for r in rep["runs"]}
+    assert notes["report.ipynb"].startswith("1 of 1 rewritten cells ran in both")
     assert rep["breakages"] == []
 
 
