@@ -2,7 +2,8 @@
 
 Used by ``corpus.py --fix --run``. Only what runs here is judged: on the CPU (no GPU is visible),
 from a copy of the file's own folder (small local data: at most ``MAX_FOLDER_BYTES``), within the
-time limit, with no network. A notebook whose original stops at some cell (an absent module, a
+time limit, with no network; plotting libraries this machine lacks (matplotlib, seaborn, plotly)
+are stubs that draw nothing, in both runs alike. A notebook whose original stops at some cell (an absent module, a
 download, the time limit) is judged on the cells before it, when a rewritten cell is among them;
 a file that stops before any rewritten cell is "not runnable here" (with the reason).
 
@@ -31,9 +32,67 @@ MAX_FOLDER_BYTES = 50 * 2**20
 RTOL = 1e-5
 
 RUNNER = r"""
-import contextlib, io, json, os, sys, traceback, warnings
+import contextlib, importlib.abc, importlib.machinery, importlib.util, io, json, os, sys, types, warnings
 warnings.simplefilter("ignore")
 from IPython.core.interactiveshell import InteractiveShell
+
+# Plotting libraries absent here draw nothing, in both runs alike: every name is a stub that
+# accepts any call, attribute, item, iteration (two stubs: fig, ax = plt.subplots()) or context.
+PLOTTING = ("matplotlib", "seaborn", "plotly")
+
+
+class _Stub:
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Stub()
+
+    def __call__(self, *a, **k):
+        return _Stub()
+
+    def __getitem__(self, key):
+        return _Stub()
+
+    def __setitem__(self, key, value):
+        pass
+
+    def __iter__(self):
+        return iter((_Stub(), _Stub()))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def __repr__(self):
+        return "<plot stub>"
+
+
+class _StubModule(types.ModuleType):
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return _Stub()
+
+
+class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def find_spec(self, name, path, target=None):
+        if name.split(".")[0] not in PLOTTING:
+            return None
+        return importlib.machinery.ModuleSpec(name, self, is_package=True)
+
+    def create_module(self, spec):
+        module = _StubModule(spec.name)
+        module.__path__ = []
+        return module
+
+    def exec_module(self, module):
+        pass
+
+
+if any(importlib.util.find_spec(name) is None for name in PLOTTING):
+    sys.meta_path.append(_StubFinder())  # after the real finders: installed libraries win
 
 path, out_path = sys.argv[1], sys.argv[2]
 text = open(path, encoding="utf-8", errors="replace").read()
@@ -44,6 +103,8 @@ if path.endswith(".ipynb"):
 else:
     cells = [text]
 shell = InteractiveShell.instance(colors="NoColor")
+if isinstance(sys.modules.get("matplotlib") or __import__("matplotlib"), _StubModule):
+    shell.register_magic_function(lambda line: None, "line", "matplotlib")  # %matplotlib inline
 shell.user_ns["__file__"] = os.path.abspath(path)
 outputs, error = [], None
 for src in cells:
