@@ -5,7 +5,7 @@ under a common corpus root) through the CLI in a subprocess, so it measures the 
 is now, preview rules included when ``lint`` offers ``--preview``.
 
     python benchmarks/corpus.py CORPUS/owner+name ... [--root CORPUS] [--labels FILE] [--json]
-    python benchmarks/corpus.py CORPUS/owner+name ... --fix [--run] [--run-timeout 60] [--json]
+    python benchmarks/corpus.py CORPUS/owner+name ... --fix [--run] [--run-timeout 60] [--run-budget S] [--json]
 
 Without ``--fix``: files, parse failures (AIP000 findings, read errors) per repository, findings
 per rule, time; then, with labels (default: ``corpus_labels.json`` beside this script), each
@@ -207,7 +207,9 @@ def units(text: str, notebook: bool) -> list[tuple[int | None, str]]:
     return out
 
 
-def fix_check(paths: list[str], root: Path, run: bool = False, timeout: float = 60.0) -> dict[str, Any]:
+def fix_check(
+    paths: list[str], root: Path, run: bool = False, timeout: float = 60.0, budget: float | None = None
+) -> dict[str, Any]:
     """Fix copies of the files; every unit that parsed before must parse after. With ``run``, the
     rewritten files that run here run before and after, and must print the same."""
     with tempfile.TemporaryDirectory(prefix="aiperf-corpus-") as tmp:
@@ -239,7 +241,7 @@ def fix_check(paths: list[str], root: Path, run: bool = False, timeout: float = 
             for (cell, a), (_, b) in zip(old, new, strict=True):
                 if a != b and parses(a, nb) and not parses(b, nb):
                     breakages.append({"repo": repo, "path": rel, "cell": cell, "why": "no longer parses"})
-        runs = run_rewritten(rewritten, originals, base, root, timeout) if run else None
+        runs = run_rewritten(rewritten, originals, base, root, timeout, budget) if run else None
         if runs is not None:
             breakages += [
                 {"repo": r["repo"], "path": r["path"], "cell": None, "why": r["why"]}
@@ -257,16 +259,22 @@ def fix_check(paths: list[str], root: Path, run: bool = False, timeout: float = 
 
 
 def run_rewritten(
-    rewritten: list[Path], originals: dict[Path, str], base: Path, root: Path, timeout: float
+    rewritten: list[Path], originals: dict[Path, str], base: Path, root: Path, timeout: float,
+    budget: float | None = None,
 ) -> list[dict[str, Any]]:
-    """Before/after runs of every rewritten file, from its own folder in the corpus."""
+    """Before/after runs of every rewritten file, from its own folder in the corpus; once ``budget``
+    seconds are spent, the files left are listed as not run."""
     sys.path.insert(0, str(HERE))
     from corpus_run import check
 
     out = []
+    start = time.perf_counter()
     for p in sorted(rewritten):
         original = root / p.relative_to(base)
         repo, rel = locate(str(original), root)
+        if budget is not None and time.perf_counter() - start > budget:
+            out.append({"repo": repo, "path": rel, "status": "skipped", "why": "not run: the --run-budget was spent"})
+            continue
         text = p.read_text(encoding="utf-8", errors="replace")
         nb = p.suffix == ".ipynb"
         pairs = zip(units(originals[p], nb), units(text, nb), strict=False)
@@ -343,6 +351,8 @@ def _skip_class(why: str) -> str:
     text = why.split(": ", 1)[-1]
     if "timed out" in text:
         return "timed out"
+    if "budget" in text:
+        return "run budget spent"
     head = text.split(":", 1)[0]
     return head if head.isidentifier() else "other"
 
@@ -366,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fix", action="store_true", help="fix copies of the files and check they still parse")
     parser.add_argument("--run", action="store_true", help="with --fix: run rewritten files before and after")
     parser.add_argument("--run-timeout", type=float, default=60.0, help="seconds per run of one file (--run)")
+    parser.add_argument("--run-budget", type=float, help="seconds for all the runs; files left are listed as not run")
     parser.add_argument("--findings", type=Path, help="also write every finding (JSON, as `lint` prints it) there")
     parser.add_argument(
         "--write-precision",
@@ -376,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     root = (args.root or default_root(args.paths)).resolve()
     if args.fix:
-        rep = fix_check(args.paths, root, args.run, args.run_timeout)
+        rep = fix_check(args.paths, root, args.run, args.run_timeout, args.run_budget)
     else:
         rep = survey(args.paths, root, args.labels, args.findings)
     if args.write_precision and rep.get("precision"):
