@@ -28,6 +28,15 @@ class Fix:
     source: str = ""  # the complete rewritten cell
     diff: str = ""
     reason: str | None = None  # why no rewrite could be offered, when source is empty
+    # "Measure first": why the rewrite's gain depends on the data's size or the work per item (a list
+    # turned into an array, threads into processes, a compiled model), or None when it pays at any
+    # size. Such a fix is never applied by default: ``lint --fix`` needs ``--unsafe-fixes``, the panel
+    # enables Apply only after Try measured it equal and faster, ``%%aiperf`` proposes it only when
+    # the run's own sizes and times say it pays.
+    measure_first: str | None = None
+    # What ``%%aiperf``'s run said about a measure-first fix here ("proposed: the loop walked
+    # 1,000,000 items ..."); None outside ``%%aiperf`` or for other fixes.
+    evidence_note: str | None = None
 
 
 @dataclass

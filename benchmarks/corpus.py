@@ -5,7 +5,7 @@ under a common corpus root) through the CLI in a subprocess, so it measures the 
 is now, preview rules included when ``lint`` offers ``--preview``.
 
     python benchmarks/corpus.py CORPUS/owner+name ... [--root CORPUS] [--labels FILE] [--json]
-    python benchmarks/corpus.py CORPUS/owner+name ... --fix [--json]
+    python benchmarks/corpus.py CORPUS/owner+name ... --fix [--run] [--run-timeout 60] [--run-budget S] [--json]
 
 Without ``--fix``: files, parse failures (AIP000 findings, read errors) per repository, findings
 per rule, time; then, with labels (default: ``corpus_labels.json`` beside this script), each
@@ -15,7 +15,9 @@ disappeared (a lost TP is a regression) and the findings that appeared since the
 
 With ``--fix``: every .py/.ipynb file is copied to a temporary folder, ``lint --fix
 --unsafe-fixes`` rewrites the copies, and every rewritten file must still parse (notebook cells
-after IPython's own transformation). Goal: 0 breakages.
+after IPython's own transformation). With ``--run``, every rewritten notebook and script that
+runs here (CPU only, small local data, within the time limit) also runs before and after, and
+their outputs are compared (``corpus_run.py``). Goal: 0 breakages.
 """
 
 from __future__ import annotations
@@ -205,8 +207,11 @@ def units(text: str, notebook: bool) -> list[tuple[int | None, str]]:
     return out
 
 
-def fix_check(paths: list[str], root: Path) -> dict[str, Any]:
-    """Fix copies of the files; every unit that parsed before must parse after."""
+def fix_check(
+    paths: list[str], root: Path, run: bool = False, timeout: float = 60.0, budget: float | None = None
+) -> dict[str, Any]:
+    """Fix copies of the files; every unit that parsed before must parse after. With ``run``, the
+    rewritten files that run here run before and after, and must print the same."""
     with tempfile.TemporaryDirectory(prefix="aiperf-corpus-") as tmp:
         base = Path(tmp).resolve()
         originals: dict[Path, str] = {}
@@ -236,14 +241,48 @@ def fix_check(paths: list[str], root: Path) -> dict[str, Any]:
             for (cell, a), (_, b) in zip(old, new, strict=True):
                 if a != b and parses(a, nb) and not parses(b, nb):
                     breakages.append({"repo": repo, "path": rel, "cell": cell, "why": "no longer parses"})
+        runs = run_rewritten(rewritten, originals, base, root, timeout, budget) if run else None
+        if runs is not None:
+            breakages += [
+                {"repo": r["repo"], "path": r["path"], "cell": None, "why": r["why"]}
+                for r in runs if r["status"] == "broken"
+            ]
         return {
             "files": len(originals),
             "files_rewritten": len(rewritten),
+            "runs": runs,
             "fixes": {k: v for k, v in sorted(fixes.items()) if v > 0},
             "breakages": breakages,
             "seconds": round(seconds, 1),
             "errors": [ln for ln in proc.stderr.splitlines() if ln.startswith("aiperf: error")],
         }
+
+
+def run_rewritten(
+    rewritten: list[Path], originals: dict[Path, str], base: Path, root: Path, timeout: float,
+    budget: float | None = None,
+) -> list[dict[str, Any]]:
+    """Before/after runs of every rewritten file, from its own folder in the corpus; once ``budget``
+    seconds are spent, the files left are listed as not run."""
+    sys.path.insert(0, str(HERE))
+    from corpus_run import check
+
+    out = []
+    start = time.perf_counter()
+    for p in sorted(rewritten):
+        original = root / p.relative_to(base)
+        repo, rel = locate(str(original), root)
+        if budget is not None and time.perf_counter() - start > budget:
+            out.append({"repo": repo, "path": rel, "status": "skipped", "why": "not run: the --run-budget was spent"})
+            continue
+        text = p.read_text(encoding="utf-8", errors="replace")
+        nb = p.suffix == ".ipynb"
+        pairs = zip(units(originals[p], nb), units(text, nb), strict=False)
+        changed = [k for k, ((_, a), (_, b)) in enumerate(pairs) if a != b]  # code cells, counted as run
+        result = check(original, text, root / p.relative_to(base).parts[0], timeout, changed)
+        out.append({"repo": repo, "path": rel, **result})
+        print(f"  run {repo}/{rel}: {result['status']} {result['why'][:100]}", file=sys.stderr)
+    return out
 
 
 def where(item: dict[str, Any]) -> str:
@@ -290,11 +329,32 @@ def print_fix(rep: dict[str, Any]) -> None:
     print(f"--fix --unsafe-fixes on copies of {rep['files']} files: {done}")
     fixes = ", ".join(f"{k} {v}" for k, v in rep["fixes"].items()) or "none"
     print(f"fixes applied per rule (findings gone from the rewritten files): {fixes}")
-    print(f"parse breakages: {len(rep['breakages'])} (goal 0)")
+    runs = rep.get("runs")
+    if runs is not None:
+        counts = Counter(r["status"] for r in runs)
+        print(
+            f"run before/after: {counts['equal']} equal, {counts['broken']} broken, {counts['slower']} past the "
+            f"time limit after, {counts['skipped']} not runnable here up to a rewritten cell (GPU, network, data "
+            "or modules absent, over the time limit)"
+        )
+        skipped = Counter(_skip_class(r["why"]) for r in runs if r["status"] == "skipped")
+        print("  not runnable: " + ", ".join(f"{k} {v}" for k, v in skipped.most_common()))
+    print(f"breakages (parse, and with --run: raises or prints other values): {len(rep['breakages'])} (goal 0)")
     for b in rep["breakages"]:
         print(f"  {where(b)}  {b['why']}")
     for e in rep["errors"]:
         print(f"  {e}")
+
+
+def _skip_class(why: str) -> str:
+    """"ModuleNotFoundError", "timed out"...: why a file could not run here, in a word."""
+    text = why.split(": ", 1)[-1]
+    if "timed out" in text:
+        return "timed out"
+    if "budget" in text:
+        return "run budget spent"
+    head = text.split(":", 1)[0]
+    return head if head.isidentifier() else "other"
 
 
 def default_root(paths: list[str]) -> Path:
@@ -314,6 +374,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", type=Path, default=default_labels if default_labels.exists() else None)
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--fix", action="store_true", help="fix copies of the files and check they still parse")
+    parser.add_argument("--run", action="store_true", help="with --fix: run rewritten files before and after")
+    parser.add_argument("--run-timeout", type=float, default=60.0, help="seconds per run of one file (--run)")
+    parser.add_argument("--run-budget", type=float, help="seconds for all the runs; files left are listed as not run")
     parser.add_argument("--findings", type=Path, help="also write every finding (JSON, as `lint` prints it) there")
     parser.add_argument(
         "--write-precision",
@@ -323,7 +386,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     root = (args.root or default_root(args.paths)).resolve()
-    rep = fix_check(args.paths, root) if args.fix else survey(args.paths, root, args.labels, args.findings)
+    if args.fix:
+        rep = fix_check(args.paths, root, args.run, args.run_timeout, args.run_budget)
+    else:
+        rep = survey(args.paths, root, args.labels, args.findings)
     if args.write_precision and rep.get("precision"):
         write_precision(rep, args.labels)
     if args.json:

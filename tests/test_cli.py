@@ -13,7 +13,7 @@ from aiperf_magic.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SLOW_PY = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batch_size=8)\n"
-KEYS = {"path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable"}
+KEYS = {"path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable", "fix"}
 
 
 def notebook(*cells: tuple[str, str]) -> str:
@@ -68,6 +68,9 @@ def test_json_contract_for_a_notebook(project: Path, capsys: pytest.CaptureFixtu
     # cell 3: %%time body, line counted within the cell (magic is line 1); names from cell 1 resolve
     assert got == [(3, 2, "AIP101"), (4, 1, "AIP000"), (5, 2, "AIP301")]
     assert items[0]["col"] == 6 and items[0]["end_col"] == 35 and items[0]["fixable"] is True
+    # fixable is exact: a rewrite exists (no reason) or it does not (the reason says why)
+    assert all(i["fixable"] == (i["fix"] is not None and i["fix"]["reason"] is None) for i in items)
+    assert all(i["fix"]["reason"] for i in items if i["fix"] is not None and not i["fixable"])
     _, default = run_json(capsys, str(project / "nb.ipynb"))  # AIP301 is a preview rule
     assert [(i["cell"], i["code"]) for i in default] == [(3, "AIP101"), (4, "AIP000")]
 

@@ -40,6 +40,13 @@ class Edits:
     remove: set[cst.CSTNode] = field(default_factory=set)
     wrap: dict[cst.CSTNode, str] = field(default_factory=dict)  # statement -> ``with`` item code around it
     imports: set[str] = field(default_factory=set)  # whole import statements, e.g. "import numpy as np"
+    # Why the gain depends on the data's size (see ``Fix.measure_first``); such edits count as unsafe.
+    measure_first: str | None = None
+
+    @property
+    def needs_consent(self) -> bool:
+        """Applied only when the user accepts unsafe fixes: results may differ, or speed may not come."""
+        return self.safety != "safe" or self.measure_first is not None
 
     def set_kwarg(self, call: cst.Call, name: str, value: str) -> None:
         self.kwargs.setdefault(call, {})[name] = value

@@ -102,29 +102,31 @@ def _fix_python(path: Path, data: bytes, opts: dict[str, Any]) -> tuple[bytes, l
 
 
 def _fix_notebook(path: Path, data: bytes, opts: dict[str, Any]) -> tuple[bytes, list[int], str]:
-    """(new file bytes, changed cell indexes, a diff per changed cell named ``path:cell N``)."""
+    """(new file bytes, changed cell indexes, a diff per changed cell named ``path:cell N``).
+
+    Every cell is read knowing the names earlier cells defined, and every fixer sees the whole
+    notebook: a function whose loss a later cell backpropagates is training code, wherever it is.
+    """
+    from ..rules import Context, apply_fixes, find, prepare_cell
+
     nb = read_notebook(data)
+    select = list(opts["select"]) if opts["select"] else None
+    ignore = list(opts["ignore"]) if opts["ignore"] else None
+    context = Context()
+    cells = [(i, fixer_text(c)) for i, c in enumerate(nb.cells) if c.kind == "code"]
+    analyses = [prepare_cell(text, select=select, ignore=ignore, context=context) for _, text in cells]
+    notebook = [a.facts for a in analyses if a.facts is not None]
     new_sources: dict[int, str] = {}
     diffs: list[str] = []
-    # names imported in the first cells resolve in later ones, as when the notebook runs top to bottom
-    context = _notebook_context()
-    for index, cell in enumerate(nb.cells):
-        if cell.kind != "code":
-            continue
-        text = fixer_text(cell)
-        new_text = fix_source(text, **opts, context=context)
+    for (index, text), analysis in zip(cells, analyses, strict=True):
+        find(analysis, select=select, ignore=ignore, notebook=notebook)
+        new_text = apply_fixes(analysis, unsafe=opts["unsafe"])
         if new_text != text:
             new_sources[index] = new_text
             diffs.append(unified_diff(text, new_text, f"{path}:cell {index}"))
     if not new_sources:
         return data, [], ""
     return nb.with_sources(new_sources), sorted(new_sources), "".join(diffs)
-
-
-def _notebook_context() -> Any:
-    from ..rules import Context
-
-    return Context()
 
 
 def _write(path: Path, data: bytes) -> None:

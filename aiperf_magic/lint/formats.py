@@ -11,7 +11,7 @@ from .. import __version__
 from ..rules.registry import all_rules
 from .files import Located
 
-JSON_KEYS = ("path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable")
+JSON_KEYS = ("path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable", "fix")
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
@@ -28,6 +28,13 @@ def as_dict(item: Located) -> dict[str, Any]:
         "name": f.name,
         "message": f.message,
         "fixable": f.fixable,
+        # the rule's answer: its rewrite's title and safety, or why there is none (null: no fixer)
+        "fix": None if f.fix is None else {
+            "title": f.fix.title,
+            "safety": f.fix.safety,
+            "reason": f.fix.reason,
+            "measure_first": f.fix.measure_first,
+        },
     }
 
 

@@ -89,6 +89,9 @@ def _finding(report: Report, n: int, f: Finding, explained: set[str]) -> str:
         parts.append(f"<div><b>Fix: {escape(fix.title)}</b>{unsafe} "
                      f'<span style="{_MUTED}">— <code>%aiperf try {n}</code>, <code>%aiperf apply {n}</code></span>'
                      "</div>")
+        if fix.measure_first:  # its gain depends on size: say what this run measured
+            note = fix.evidence_note or f"measure first: {fix.measure_first}"
+            parts.append(f'<div style="{_MUTED}">{escape(note)}</div>')
         source = "\n".join(capped_lines(fix.source)[0])
         parts.append(diff_html(fix.diff) if fix.diff else f'<pre style="{_PRE}">{escape(source)}</pre>')
     elif fix is not None and fix.reason:

@@ -64,6 +64,8 @@ def render_text(report: Report) -> str:
             fix = ""
             if f.fix is not None and f.fix.source:
                 fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"
+                if f.fix.evidence_note:  # a measure-first rewrite: what this run said about its gain
+                    fix += f" ({f.fix.evidence_note})"
             lines.append(f"  {number}. {f.code} {where}: {f.message}{fix}")
     hidden = hidden_note(report)
     if hidden:

@@ -54,15 +54,24 @@ def to_fix(analysis: Analysis, finding: Finding, edits: Edits | str | None) -> F
         return Fix(title=title, reason=edits or f"no rewrite exists for {finding.code}")
     cell = analysis.cell
     assert cell is not None
+
+    def kept(**more: str) -> Fix:
+        return Fix(title=edits.title, safety=_safety(edits), measure_first=edits.measure_first, **more)
+
     python = rewrite_python(cell, [edits])
     if python is None:  # never hand out invalid Python
-        return Fix(title=edits.title, safety=edits.safety, reason="the rewrite would not compile")
+        return kept(reason="the rewrite would not compile")
     new = cell.python.restore(python)
     if new is None:
-        return Fix(title=edits.title, safety=edits.safety, reason="the rewrite would change a line of IPython syntax")
+        return kept(reason="the rewrite would change a line of IPython syntax")
     if new == analysis.source:
-        return Fix(title=edits.title, safety=edits.safety, reason="the rewrite changes nothing")
-    return Fix(title=edits.title, safety=edits.safety, source=new, diff=unified_diff(analysis.source, new))
+        return kept(reason="the rewrite changes nothing")
+    return kept(source=new, diff=unified_diff(analysis.source, new))
+
+
+def _safety(edits: Edits) -> str:
+    # a rewrite whose gain depends on size is never applied without consent: it counts as unsafe
+    return "unsafe" if edits.needs_consent else "safe"
 
 
 def fix_findings(
@@ -93,7 +102,7 @@ def apply_fixes(analysis: Analysis, findings: Iterable[Finding] | None = None, *
     accepted: list[Edits] = []
     for finding in analysis.findings if findings is None else findings:
         edits = edits_for(analysis, finding)
-        if not isinstance(edits, Edits) or (edits.safety != "safe" and not unsafe):
+        if not isinstance(edits, Edits) or (edits.needs_consent and not unsafe):
             continue
         if compatible(cell, accepted, edits):
             accepted.append(edits)

@@ -2,7 +2,8 @@
 
 The cell has run, so every rule runs (preview ones too) and each finding carries the evidence of
 this run (:mod:`.evidence`): the share of time its lines took and the sizes of the live data it
-touched. Findings that did not matter here stay in the report with ``shown=False``.
+touched. Findings that did not matter here stay in the report with ``shown=False``. A "measure
+first" rewrite (:mod:`.payoff`) is proposed only when those numbers say it pays, and says so.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 from .engine import analyze_cell
 from .evidence import weigh
 from .fixing import attach_fixes
+from .payoff import decide
 from .registry import ALL
 
 if TYPE_CHECKING:
@@ -35,8 +37,8 @@ class AnalysisStage:
         for finding in analysis.findings:
             if finding.code == "AIP000":
                 continue
-            weigh(
-                finding, analysis.node_of(finding), report.hotspots, run.user_ns,
-                sampled=sampled, wall_s=report.wall_s,
-            )
+            node = analysis.node_of(finding)
+            weigh(finding, node, report.hotspots, run.user_ns, sampled=sampled, wall_s=report.wall_s)
+            # a rewrite whose gain depends on size is proposed only when this run's data says it pays
+            decide(finding, node, analysis.cell, run.user_ns, report.wall_s, sampled=sampled)
         report.findings.extend(analysis.findings)

@@ -119,3 +119,37 @@ def test_fix_mode_keeps_everything_parsing(corpus: Path) -> None:
     assert rep["fixes"].get("AIP301", 0) >= 1
     assert rep["breakages"] == []
     assert "iterrows" in (corpus / "acme+shop" / "sales.py").read_text(encoding="utf-8")  # originals untouched
+
+
+def test_fix_and_run_compares_outputs_before_and_after(corpus: Path) -> None:
+    """--run: the rewritten files that run here (their data beside them) print the same after."""
+    shop = corpus / "acme+shop"
+    rows = "\n".join(f"{p},{q}" for p, q in zip(range(1, 200), range(3, 202), strict=True))
+    (shop / "sales.csv").write_text("price,qty\n" + rows + "\n", encoding="utf-8")
+    (shop / "report.ipynb").write_text(
+        notebook(
+            "import pandas as pd\ndf = pd.read_csv('sales.csv')",
+            "total = 0\nfor _, row in df.iterrows():\n    total += row['price'] * row['qty']\nprint(total)",
+            "import a_module_this_machine_lacks",  # the original stops here: judged on the cells before
+        ),
+        encoding="utf-8",
+    )
+    proc = run(str(shop), "--fix", "--run", "--run-timeout", "120", "--json")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    rep = json.loads(proc.stdout)
+    status = {r["path"]: r["status"] for r in rep["runs"]}
+    assert status["sales.py"] == "equal" and status["report.ipynb"] == "equal", rep["runs"]
+    notes = {r["path"]: r["why"] for r in rep["runs"]}
+    assert notes["report.ipynb"].startswith("1 of 1 rewritten cells ran in both")
+    assert rep["breakages"] == []
+
+
+def test_run_comparison_ignores_what_varies_and_catches_other_values() -> None:
+    sys.path.insert(0, str(SCRIPT.parent))
+    from corpus_run import difference
+
+    before = ["loss 0.123456\ntook 1.2 s\n<obj at 0x7f01>\n"]
+    again = ["loss 0.123456\ntook 1.5 s\n<obj at 0x7f99>\n"]
+    assert difference(before, again, ["loss 0.1234561\ntook 9.9 s\n<obj at 0x1>\n"]) is None
+    assert "0.2" in (difference(before, again, ["loss 0.2\ntook 1.2 s\n<obj at 0x7f01>\n"]) or "")
+    assert "output lines" in (difference(before, again, ["loss 0.123456\n"]) or "")

@@ -1,7 +1,11 @@
 """Golden codemod fixtures: ``<CODE>_<case>.in.py`` -> ``<CODE>_<case>.out.py``.
 
 Each input's first line says what the fixer must do (``# expect: safe|unsafe|none``) and the
-anchor line of the finding carries ``# <- CODE`` (where the detector reports it).
+anchor line of the finding carries ``# <- CODE`` (where the detector reports it). A "none" case may
+say why on its second line (``# because: <part of the reason>``): those are the counterexamples,
+shapes where a rewrite would break working code. Their fixer is also called directly on the anchored
+node, flagged or not, and must refuse with that reason: a detector that one day flags the shape
+still gets no rewrite.
 """
 
 from __future__ import annotations
@@ -9,11 +13,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import libcst as cst
 import pytest
 
-from aiperf_magic.fixes.edits import compiles
+from aiperf_magic.cell.tree import walk_all
+from aiperf_magic.fixes.edits import Edits, compiles
 from aiperf_magic.report import Finding
-from aiperf_magic.rules import all_rules, analyze, fix_findings, propose
+from aiperf_magic.rules import all_rules, analyze, analyze_cell, fix_findings, propose
 
 
 def fixers() -> set[str]:
@@ -61,6 +67,47 @@ def test_golden(case: Path, update_goldens: bool) -> None:
     assert result == out.read_text()
     if expect == "none":
         assert result == source
+
+
+BECAUSE = re.compile(r"^#\s*because:\s*(.+)$")
+COUNTEREXAMPLES = [c for c in CASES if BECAUSE.match(c.read_text().splitlines()[1])]
+
+
+def fixer_answers(source: str, code: str, line: int) -> list[Edits | str]:
+    """What the rule's fixer says for every node that starts on ``line`` (outermost first)."""
+    analysis = analyze_cell(source, select=[code])
+    cell, facts = analysis.cell, analysis.facts
+    assert cell is not None and facts is not None
+    fixer = all_rules()[code].fixer
+    assert fixer is not None
+    nodes = [n for n in walk_all(cell.module) if not isinstance(n, cst.Module) and n in cell.positions]
+    return [fixer(cell, n, facts) for n in nodes if cell.positions[n].start.line == line]
+
+
+@pytest.mark.parametrize("case", COUNTEREXAMPLES, ids=lambda p: p.name[: -len(".in.py")])
+def test_counterexample_gets_no_rewrite_and_says_why(case: Path) -> None:
+    source = case.read_text()
+    because = BECAUSE.match(source.splitlines()[1])
+    assert because is not None and source.startswith("# expect: none")
+    for finding in findings_of(source):
+        answers = fixer_answers(source, finding.code, finding.line)
+        assert answers, f"no node on line {finding.line}"
+        reasons = [a for a in answers if isinstance(a, str)]
+        assert any(because.group(1) in r for r in reasons), (because.group(1), answers)
+        assert not any(isinstance(a, Edits) for a in answers), answers
+    assert fix_findings(source, findings_of(source), unsafe=True) == source
+
+
+def test_every_counterexample_class_has_a_fixture() -> None:
+    """The shapes where rewrites broke working code in public notebooks and scripts."""
+    names = {c.name[: -len(".in.py")] for c in COUNTEREXAMPLES}
+    assert {
+        "AIP502_forward_none", "AIP502_backpropagated_none", "AIP502_gradient_penalty_none",
+        "AIP502_char_rnn_none", "AIP502_style_loss_none", "AIP504_bce_none", "AIP504_bce_module_none",
+        "AIP504_loss_only_none", "AIP201_list_repeat_none", "AIP201_list_concat_none",
+        "AIP201_int_overflow_none", "AIP201_sum_overflow_none", "AIP201_tensor_elements_none",
+        "AIP506_generation_none", "AIP506_cat_growth_none",
+    } <= names
 
 
 def test_every_fixer_has_a_positive_fixture() -> None:

@@ -162,7 +162,9 @@ class FixAction:
     """Try, Apply and Undo for one Fix of the measured cell.
 
     Apply stays disabled until a Try proved the rewrite gives equal results; an unsafe fix can also
-    be applied after the user ticks the explicit confirmation.
+    be applied after the user ticks the explicit confirmation. A "measure first" fix (its gain
+    depends on the data's size) is applied only after a Try measured it equal *and* faster: no
+    confirmation stands in for that measurement.
     """
 
     def __init__(self, ctx: PanelContext, n: int, fix: Fix, frame: dict[str, str] | None = None) -> None:
@@ -172,6 +174,7 @@ class FixAction:
         self.frame = frame  # for a dtype fix: the frame's size before and after, shown beside Try's result
         self.comparison: Comparison | None = None
         self.unsafe = fix.safety == "unsafe"
+        self.measure_first = fix.measure_first is not None
         self.confirmed = False
         self.progress = ""
         self.allow_io = False  # the user allowed the cell's writes to run (offered once a Try was blocked)
@@ -188,12 +191,30 @@ class FixAction:
         return (c is not None and c.equal and not c.error and not c.timed_out and not c.refused
                 and not getattr(c, "blocked", None))
 
+    @property
+    def pays(self) -> bool:
+        """Try proved the rewrite equal and measured it faster."""
+        c = self.comparison
+        return self.proven and c is not None and c.better
+
     def _changed(self) -> None:
-        self.edit.allowed = self.proven or (self.unsafe and self.confirmed)
+        if self.measure_first:
+            self.edit.allowed = self.pays
+        else:
+            self.edit.allowed = self.proven or (self.unsafe and self.confirmed)
         self.on_change()
 
+    def gate(self) -> str | None:
+        """Why Apply stays off after a Try of a measure-first fix (equal, but no faster here)."""
+        if self.measure_first and self.proven and not self.pays:
+            return (
+                "Equal results, but not faster on this data: "
+                "Apply stays off for a rewrite whose gain depends on size."
+            )
+        return None
+
     def set_confirmed(self, value: bool) -> None:
-        if self.unsafe:
+        if self.unsafe and not self.measure_first:
             self.confirmed = value
             self._changed()
 
@@ -267,6 +288,8 @@ class FixAction:
             "status": list(edit.status) if edit.status else None,
             "fallback": edit.fallback,
             "unsafe": self.unsafe,
+            "measure_first": self.measure_first,
+            "gate": self.gate(),
             "confirmed": self.confirmed,
             "applied": edit.applied,
         }

@@ -188,7 +188,12 @@ class Fix {
     const rows = [h("div", { class: "aiperf-fixrow" },
       h("span", { class: "aiperf-fixtitle" }, "Fix: " + fix.title, fix.safety === "unsafe" ? h("span", { class: "aiperf-unsafe" }, " unsafe: results may differ") : ""),
       h("span", { class: "aiperf-buttons" }, this.tryButton, this.stopButton, this.applyButton, this.undoButton))];
-    if (fix.safety === "unsafe") {
+    if (fix.measure_first) {
+      // its gain depends on size: no confirmation replaces a Try that measured it equal and faster
+      rows.push(h("div", { class: "aiperf-measure-first" }, "Measure first: " + fix.measure_first +
+        ". Apply is enabled once Try shows equal results and a speedup on your data." +
+        (fix.evidence ? " (" + fix.evidence + ")" : "")));
+    } else if (fix.safety === "unsafe") {
       this.confirm = h("input", { type: "checkbox" });
       this.confirm.addEventListener("change", () => this.send("confirm", this.confirm.checked));
       rows.push(h("label", { class: "aiperf-confirm" }, this.confirm, " Allow Apply without an equal Try (I accept that results may differ)"));
@@ -236,6 +241,7 @@ class Fix {
     const parts = [];
     if (s.progress) parts.push(h("div", { class: "aiperf-status aiperf-status-info" }, s.progress));
     if (s.result) parts.push(comparison(s.result));
+    if (s.gate) parts.push(h("div", { class: "aiperf-status aiperf-status-info" }, s.gate));
     if (s.status) parts.push(h("div", { class: "aiperf-status aiperf-status-" + s.status[0] }, s.status[1]));
     if (s.fallback) {
       parts.push(h("div", { class: "aiperf-fallback" }, copyButton(s.fallback.text), " ",

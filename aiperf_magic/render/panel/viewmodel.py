@@ -100,6 +100,9 @@ def _finding(report: Report, n: int, f: Finding) -> dict[str, Any]:
             "diff": diff_lines(fix.diff) if fix.diff else [[" ", line] for line in capped_lines(fix.source)[0]],
             "hint": f"%aiperf apply {n}",
         }
+        if fix.measure_first:  # offered for Try; Apply only once Try measured it equal and faster
+            item["fix"]["measure_first"] = fix.measure_first
+            item["fix"]["evidence"] = fix.evidence_note or ""
     elif fix is not None and fix.reason:
         item["no_fix"] = fix.reason
     frame = frame_of(report, f)

@@ -89,6 +89,8 @@ def fix_threads(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
         return "no Thread(...) or ThreadPoolExecutor(...) call on the finding's line"
     name = call_name(call)
     edits = Edits("Run the CPU-bound work in worker processes (forked; Linux)", safety="unsafe")
+    # starting processes and pickling every task and result costs more than tiny tasks gain
+    edits.measure_first = "processes pay when each task takes over a millisecond and the work over a second"
     mp = edits.need(cell, "multiprocessing")
     if name.endswith("ThreadPoolExecutor"):
         for n in walk_all(cell.module):

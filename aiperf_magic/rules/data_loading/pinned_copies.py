@@ -154,8 +154,27 @@ def fix_pinned(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str
     edits.set_kwarg(move, "non_blocking", "True")
     loader = _loader_of_loop(cell, move)
     if loader is not None:
-        edits.set_kwarg(loader, "pin_memory", "True")
+        _pin(loader, edits)
     return edits
+
+
+def _pin(loader: cst.Call, edits: Edits) -> None:
+    """``pin_memory=True`` on the loader, never twice: a ``pin_memory=`` the code wrote stays as it
+    is, and ``**kwargs`` (which may carry it, e.g. ``{"pin_memory": True} if cuda else {}``) is
+    merged (``**{"pin_memory": True, **kwargs}``: the dict's own value wins)."""
+    if any(a.keyword is not None and a.keyword.value == "pin_memory" for a in loader.args):
+        return
+    stars = [a for a in loader.args if a.star == "**"]
+    if not stars:
+        edits.set_kwarg(loader, "pin_memory", "True")
+        return
+    last = stars[-1]
+    merged = cst.parse_expression(f'{{"pin_memory": True, **{_code(last.value)}}}')
+    edits.replace[last.value] = merged
+
+
+def _code(node: cst.BaseExpression) -> str:
+    return cst.Module(body=[]).code_for_node(node)
 
 
 def _loader_of_loop(cell: ParsedCell, node: cst.CSTNode) -> cst.Call | None:

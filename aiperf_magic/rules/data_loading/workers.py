@@ -120,6 +120,8 @@ def fix_workers(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
     edits = Edits(
         "Load batches in worker processes (num_workers from the CPU count, persistent workers)", safety="unsafe"
     )
+    # workers start (and copy the dataset) every epoch: a loader of tiny, fast batches gets slower
+    edits.measure_first = "worker processes pay when loading batches takes seconds, not for small in-memory data"
     os_name = edits.need(cell, "os")
     edits.set_kwarg(call, "num_workers", f"max(1, ({os_name}.cpu_count() or 1) - 1)")
     edits.set_kwarg(call, "persistent_workers", "True")

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import libcst as cst
 
 from ...cell.parsed import ParsedCell
 from ...cell.tree import append_parts, assigned_names, call_name, expect, names_in
 from ...fixes.edits import Edits
-from ..elementwise import vectorise
+from ..elementwise import uses_where, vectorise
 from ..exprs import names_used, same_ref, walk
 from ..facts import Facts, Loop, unwrap_iterable
 from ..loops import stops_at_once
@@ -150,12 +150,13 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
     lines: list[str] = []
     written: set[str] = set()
     safe = access.style == "tuple"
+    edits = Edits("Replace the row loop with column expressions")
     for statement in loop.body.body:
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
             # if/for/try inside the loop, or break/continue: rows are not independent any more
             return "the loop body has control flow; only column assignments, appends and sums are rewritten"
         small = statement.body[0]
-        line, kind = _statement(cell, access, small, per_row)
+        line, kind = _statement(cell, access, small, per_row, lambda: edits.need(cell, "numpy"))
         if line is None:
             return kind
         if kind == "column":
@@ -165,8 +166,8 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
     if access.style != "label" and written & access.read:
         # the row is a copy taken before the loop writes: reading a written column sees old values
         return "the loop reads a column it also writes; the row copy would see the old values"
-    safety = "safe" if safe else "unsafe"
-    edits = Edits("Replace the row loop with column expressions", safety=safety)
+    # np.where evaluates both branches: a division guarded by the condition may now warn
+    edits.safety = "safe" if safe and not uses_where(loop.body) else "unsafe"
     edits.replace[loop] = cst.FlattenSentinel([cst.parse_statement(x + "\n") for x in lines])  # type: ignore[assignment]
     return edits
 
@@ -211,18 +212,13 @@ def _access_of(cell: ParsedCell, loop: cst.For) -> RowAccess | str:
 
 
 def _statement(
-    cell: ParsedCell, access: RowAccess, small: cst.BaseSmallStatement, per_row: set[str]
+    cell: ParsedCell, access: RowAccess, small: cst.BaseSmallStatement, per_row: set[str], numpy: Callable[[], str]
 ) -> tuple[str | None, str]:
-    """The column-wise line for one statement of the loop body, and its kind (or None and why)."""
-    numpy_needed: list[str] = []
-
-    def numpy() -> str:
-        numpy_needed.append("numpy")
-        return "np"
+    """The column-wise line for one statement of the loop body, and its kind (or None and why).
+    ``numpy`` names NumPy for ``np.where`` (a conditional) and ``np.sqrt`` (``math.sqrt``)."""
 
     def vec(node: cst.BaseExpression) -> str | None:
-        out = vectorise(node, access.subst, per_row, numpy)
-        return None if numpy_needed else out  # math.* functions are left to a later version
+        return vectorise(node, access.subst, per_row, numpy)
 
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target = small.targets[0].target

@@ -108,6 +108,39 @@ def _grows_input(facts: Facts, loop: Loop) -> bool:
 _JOINS = frozenset({"cat", "concat", "concatenate", "hstack", "column_stack"})
 
 
+_RECOMPILES = "compiled, it would recompile for each new shape"
+
+
+def _growing_input(facts: Facts, node: cst.CSTNode, model: str) -> str | None:
+    """Why the model's input changes shape from one step to the next (token generation), or None:
+    a compiled model recompiles for every new shape, so compiling makes such a loop slower."""
+    loop = next((lp for lp in facts.loops if lp.node is node), None)
+    if loop is None:
+        return None
+    if _grows_input(facts, loop):
+        return f"the model's input grows every step (it is concatenated to itself): {_RECOMPILES}"
+    grown = {
+        c.receiver.value for c in loop.calls if c.method in ("append", "extend") and isinstance(c.receiver, cst.Name)
+    }
+    for assign in loop.assigns:  # seq = seq + [tok] / seq += [tok]
+        value = assign.value
+        if isinstance(value, (cst.List, cst.BinaryOperation)) and value is not None:
+            for t in assign.targets:
+                if isinstance(t, cst.Name) and (isinstance(assign.node, cst.AugAssign) or t.value in names_in(value)):
+                    grown.add(t.value)
+    if not grown:
+        return None
+    fed = set(grown)
+    for assign in loop.assigns:  # ids = torch.tensor([tokens]): built from a growing list
+        if assign.value is not None and names_in(assign.value) & fed:
+            fed |= {t.value for t in assign.targets if isinstance(t, cst.Name)}
+    for call in loop.calls:
+        func = call.node.func
+        if isinstance(func, cst.Name) and func.value == model and any(names_in(a.value) & fed for a in call.node.args):
+            return f"the model's input is built from a list that grows every step: {_RECOMPILES}"
+    return None
+
+
 def _timed(facts: Facts, loop: Loop) -> bool:
     """The loop reads a clock: it measures eager execution (compiling would defeat it)."""
     if any(c.qname in _CLOCKS for c in loop.calls):
@@ -135,12 +168,17 @@ def fix_compile(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
     model = (preferred or candidates)[0].func.value  # type: ignore[attr-defined]
     if model in names_in(loop.target) if isinstance(loop, cst.For) else False:
         return "the called name changes every iteration"
+    grows = _growing_input(facts, loop, model)
+    if grows is not None:
+        return grows
     if contains(loop, cst.Call) and any(
         isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "backward"
         for n in walk_all(loop)
     ):
         return "the loop trains the model; compile it where the training is set up"
     edits = Edits("Compile the model once with torch.compile (first call is slow)", safety="unsafe")
+    # the first call compiles for tens of seconds: a short loop is slower compiled
+    edits.measure_first = "compiling pays only when the loop runs longer than the compilation (tens of seconds)"
     compiled = cell.fresh(f"{model}_compiled")
     # a new name, not model = torch.compile(model): the user's model keeps its state_dict keys
     edits.before[loop] = [f"{compiled} = {edits.need(cell, 'torch')}.compile({model})\n"]

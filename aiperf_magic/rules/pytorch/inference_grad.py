@@ -7,10 +7,11 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import ParsedCell
-from ...cell.tree import expect, walk_all
+from ...cell.tree import expect
 from ...fixes.edits import Edits
 from ..facts import Call, Facts, Loop, Scope
 from ..registry import Hit, fixer_for, rule
+from .autograd_use import needs_autograd
 from .model_use import inference_call, is_model_call
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.set_grad_enabled"})
@@ -103,12 +104,9 @@ def fix_inference(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | 
     if node is None:
         return "no loop or model call on the finding's line"
     target = node if isinstance(node, cst.For) else cell.statement(node)
-    if any(
-        isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("backward", "step")
-        for n in walk_all(target)
-    ):
-        # training code needs the graph: inference_mode would make backward() fail
-        return "the code calls backward()/step(), so it needs autograd"
+    why = needs_autograd(cell, target, facts)
+    if why is not None:  # training code needs the graph: inference_mode would make backward() fail
+        return why
     edits = Edits("Wrap the inference in torch.inference_mode()", safety="unsafe")
     edits.wrap[target] = f"{edits.need(cell, 'torch')}.inference_mode()"
     return edits

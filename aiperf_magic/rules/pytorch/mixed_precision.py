@@ -14,6 +14,7 @@ from ..facts import Facts, Loop
 from ..models import is_tiny
 from ..registry import Hit, fixer_for, rule
 from ..work import AUTOCASTS
+from .autocast_scope import autocast_refused
 from .model_use import helpers_called, models_trained, on_gpu, training_loops
 
 _AMP_TRAINERS = frozenset({"autocast", "GradScaler", "accelerator", "Accelerator"})
@@ -156,6 +157,9 @@ def fix_autocast(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
     if not run:
         # the forward pass is not a plain assignment right before backward(): nothing clear to wrap
         return "no forward/loss assignments right before backward() to wrap"
+    why = autocast_refused(cell, loop, run, facts)
+    if why is not None:
+        return why
     edits = Edits("Run the forward pass and loss under bf16 autocast", safety="unsafe")
     torch = edits.need(cell, "torch")
     first: Any = run[0]

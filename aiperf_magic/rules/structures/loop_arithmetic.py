@@ -14,6 +14,7 @@ from ..exprs import int_value, is_scalar_arithmetic, names_used, walk
 from ..facts import Facts, Loop
 from ..registry import Hit, fixer_for, rule
 from ..symbols import Symbol, infer_symbol
+from .array_safety import array_refused, indexed_by, len_source
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -266,12 +267,14 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
     if node is None:
         return "no loop or comprehension on the finding's line"
     edits = Edits("Compute with one NumPy expression (the result becomes a NumPy array)", safety="unsafe")
+    # converting to an array and back costs more than a short loop: the gain depends on the size
+    edits.measure_first = "a NumPy expression pays from about a thousand items; below that the loop is as fast"
 
     def numpy() -> str:
         return edits.need(cell, "numpy")
 
     if isinstance(node, cst.For):
-        return _for_loop(cell, node, edits, numpy)
+        return _for_loop(cell, node, edits, numpy, facts)
     if not isinstance(node, (cst.ListComp, cst.GeneratorExp)):
         return "set and dict comprehensions have no array equivalent"
     comp = node.for_in
@@ -282,9 +285,13 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
     if vec is None:
         return "the expression is not element-wise arithmetic on the loop variable"
     parent = cell.parent(node)
+    call = cell.parent(parent) if isinstance(parent, cst.Arg) else parent
+    summed = isinstance(call, cst.Call) and call_name(call) == "sum" and len(call.args) == 1
+    why = array_refused(cell, node, node.elt, comp.target.value, comp.iter, facts, summed=summed)
+    if why is not None:
+        return why
     if isinstance(node, cst.GeneratorExp) or isinstance(parent, cst.Arg):
-        call = cell.parent(parent) if isinstance(parent, cst.Arg) else parent
-        if isinstance(call, cst.Call) and call_name(call) == "sum" and len(call.args) == 1:
+        if summed and call is not None:
             edits.replace[call] = cst.parse_expression(f"({vec}).sum().item()")
             return edits
         if isinstance(node, cst.GeneratorExp):
@@ -297,13 +304,27 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
 def _vector(
     cell: ParsedCell, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression, numpy: object
 ) -> str | None:
+    """The array form of ``elt`` over ``iterable``. In an index loop (``for i in range(len(a))``),
+    ``a[i]`` becomes ``np.asarray(a)`` and ``b[i]`` becomes ``np.asarray(b)[:len(a)]``: the loop
+    reads the first ``len(a)`` items of ``b``."""
     arr = array_of(iterable, cell.code, numpy)  # type: ignore[arg-type]
     if arr is None:
         return None
-    return vectorise(elt, lambda n: arr if isinstance(n, cst.Name) and n.value == var else None, {var}, numpy)  # type: ignore[arg-type]
+    length = len_source(iterable)
+
+    def subst(n: cst.CSTNode) -> str | None:
+        if isinstance(n, cst.Name) and n.value == var:
+            return arr
+        base = indexed_by(n, var)
+        if length is None or base is None:
+            return None
+        whole = f"{numpy()}.asarray({base})"  # type: ignore[operator]
+        return whole if base == length else f"{whole}[:len({length})]"
+
+    return vectorise(elt, subst, {var}, numpy)  # type: ignore[arg-type]
 
 
-def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object) -> Edits | str:
+def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, facts: Facts) -> Edits | str:
     if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop unpacks its items or has an else clause"
     body = loop.body.body
@@ -317,6 +338,9 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object) -> E
         vec = _vector(cell, value, var, loop.iter, numpy)
         if vec is None or var in names_in(owner):
             return "the appended value is not element-wise arithmetic on the loop variable"
+        why = array_refused(cell, small, value, var, loop.iter, facts)
+        if why is not None:
+            return why
         target = cell.code(owner)
         # extend keeps ``target`` a list (whatever it already held) and the items plain Python numbers
         edits.replace[loop] = cst.parse_statement(f"{target}.extend(({vec}).tolist())\n")
@@ -325,6 +349,9 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object) -> E
         vec = _vector(cell, small.value, var, loop.iter, numpy)
         if vec is None or var in names_in(small.target):
             return "the accumulated value is not element-wise arithmetic on the loop variable"
+        why = array_refused(cell, small, small.value, var, loop.iter, facts, summed=True)
+        if why is not None:
+            return why
         edits.replace[loop] = cst.parse_statement(f"{cell.code(small.target)} += ({vec}).sum().item()\n")
         return edits
     return "only out.append(f(x)) and total += f(x) loops are rewritten"

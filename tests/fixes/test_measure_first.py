@@ -1,0 +1,103 @@
+"""Measure-first fixes: their gain depends on size, so they are never applied by default.
+
+``lint --fix`` applies them only with ``--unsafe-fixes``; ``%%aiperf`` proposes them only when the
+run's own sizes and times say they pay (``rules.payoff.decide``), and says so; the panel enables
+Apply only after a Try measured them equal *and* faster.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from aiperf_magic.fixes.edits import Edits
+from aiperf_magic.render.panel.actions import FixAction, PanelContext
+from aiperf_magic.report import Comparison, Finding, Fix, Report
+from aiperf_magic.rules import analyze_cell, apply_fixes, attach_fixes
+from aiperf_magic.rules.payoff import decide
+
+
+def _decided(source: str, ns: dict[str, Any], wall_s: float = 0.5, seconds: float | None = None) -> Finding:
+    analysis = analyze_cell(source, select=["ALL"], namespace=ns)
+    attach_fixes(analysis)
+    finding = next(f for f in analysis.findings if f.fix is not None and f.fix.measure_first)
+    assert finding.fixable and finding.fix is not None and finding.fix.safety == "unsafe"
+    if seconds is not None:
+        finding.evidence["seconds"] = seconds
+    decide(finding, analysis.node_of(finding), analysis.cell, ns, wall_s, sampled=seconds is not None)
+    return finding
+
+
+@pytest.mark.parametrize(
+    ("source", "ns", "pays"),
+    [
+        ("squares = [v ** 2 for v in xs]\n", {"xs": np.arange(600)}, False),
+        ("squares = [v ** 2 for v in xs]\n", {"xs": np.arange(50_000)}, True),
+        ("celsius = [(f - 32) * 5 / 9 for f in temps]\n", {"temps": [float(i) for i in range(20_000)]}, False),
+        ("celsius = [(f - 32) * 5 / 9 for f in temps]\n", {"temps": [float(i) for i in range(200_000)]}, True),
+    ],
+)
+def test_array_rewrites_are_proposed_only_when_the_run_walked_enough_items(
+    source: str, ns: dict[str, Any], pays: bool
+) -> None:
+    f = _decided(source, ns)
+    assert f.fix is not None and f.fix.evidence_note
+    if pays:
+        assert f.fixable and f.fix.source and f.fix.evidence_note.startswith("proposed because this run shows it pays")
+    else:
+        assert not f.fixable and not f.fix.source and not f.fix.diff
+        assert f.fix.reason and f.fix.reason.startswith("measure first") and "items" in f.fix.reason
+
+
+COMPILE = """\
+import torch
+from torch import nn
+
+model = nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 2)).eval()
+batches = [torch.randn(4, 8) for _ in range(100)]
+with torch.inference_mode():
+    for xb in batches:
+        out = model(xb)
+"""
+
+
+def test_compile_is_not_proposed_for_a_short_loop() -> None:
+    ns: dict[str, Any] = {}
+    exec(COMPILE, ns)
+    short = _decided(COMPILE, ns, wall_s=0.2, seconds=0.2)
+    assert not short.fixable and short.fix is not None and "compiling takes tens of seconds" in (short.fix.reason or "")
+    long = _decided(COMPILE, ns, wall_s=300.0, seconds=290.0)
+    assert long.fixable and long.fix is not None and "repay the compilation" in (long.fix.evidence_note or "")
+
+
+def test_lint_fix_applies_a_measure_first_rewrite_only_with_unsafe_fixes() -> None:
+    assert Edits("x", safety="safe", measure_first="size").needs_consent
+    assert not Edits("x", safety="safe").needs_consent
+    analysis = analyze_cell("squares = [v ** 2 for v in range(1_000_000)]\n", select=["ALL"])
+    assert apply_fixes(analysis) == analysis.source
+    assert "np.arange" in apply_fixes(analysis, unsafe=True)
+
+
+class _NoBridge:
+    def request(self, *args: Any) -> None:
+        raise AssertionError("no edit expected")
+
+
+def _action(fix: Fix) -> FixAction:
+    report = Report(source="x = 1\n", findings=[Finding("AIP201", "test", line=1, fixable=True, fix=fix)])
+    return FixAction(PanelContext(report, bridge=_NoBridge(), namespace={}), 1, fix)  # type: ignore[arg-type]
+
+
+def test_the_panel_applies_a_measure_first_fix_only_after_try_measured_it_faster() -> None:
+    fix = Fix(title="arrays", safety="unsafe", source="x = 2\n", measure_first="size")
+    action = _action(fix)
+    action.set_confirmed(True)  # no confirmation stands in for the measurement
+    assert not action.edit.allowed and action.state()["measure_first"]
+    action.comparison = Comparison(equal=True, speedup=0.8)
+    action._changed()
+    assert not action.edit.allowed and "not faster" in (action.state()["gate"] or "")
+    action.comparison = Comparison(equal=True, speedup=3.0)
+    action._changed()
+    assert action.edit.allowed and action.state()["gate"] is None
