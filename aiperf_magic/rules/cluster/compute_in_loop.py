@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..facts import Facts
-from ..loops import few_iterations
 from ..registry import Hit, rule
-from .engines import uses_dask
+from .engines import first_in_each_loop, uses_dask
 
 COMPUTES = frozenset({"dask.compute", "dask.persist"})
 
@@ -57,12 +56,6 @@ def compute_in_loop(facts: Facts) -> Iterator[Hit]:
     """
     if not uses_dask(facts):
         return
-    for loop in facts.loops:
-        if few_iterations(facts, loop):
-            continue
-        for call in loop.calls:
-            if call.loop is not loop:
-                continue
-            if (call.method == "compute" and call.receiver is not None) or call.qname in COMPUTES:
-                yield call.node
-                break
+    yield from first_in_each_loop(
+        facts, lambda call, _loop: (call.method == "compute" and call.receiver is not None) or call.qname in COMPUTES
+    )

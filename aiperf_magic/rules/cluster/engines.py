@@ -3,10 +3,13 @@ function, does the notebook use Dask at all."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+
 import libcst as cst
 
 from ...cell.tree import walk_all
-from ..facts import Call, Facts
+from ..facts import Call, Facts, Loop
+from ..loops import few_iterations
 
 CLUSTER_MODULES = ("dask", "distributed")
 TINY_STATEMENTS = 3  # a function of at most this many statements, no loop and no call but builtins is "tiny"
@@ -82,3 +85,16 @@ def _cheap(facts: Facts, body: cst.CSTNode) -> bool:
         if isinstance(n, cst.Call) and not (facts.names.qname(n.func) or "").startswith(CHEAP_MODULES):
             return False
     return True
+
+
+def first_in_each_loop(facts: Facts, matches: Callable[[Call, Loop], bool]) -> Iterator[cst.CSTNode]:
+    """The first call in each loop (not in a loop nested in it) that ``matches``, for loops that
+    run more than a few times: one finding per loop."""
+    for loop in facts.loops:
+        if few_iterations(facts, loop):
+            continue
+        for call in loop.calls:
+            if call.loop is loop and matches(call, loop):
+                yield call.node
+                break
+

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ..facts import Call, Facts, Loop
-from ..loops import few_iterations
 from ..registry import Hit, rule
-from .engines import submitted, tiny
+from .engines import first_in_each_loop, submitted, tiny
 
 WAITS = frozenset({"result", "gather", "get"})  # future.result(), client.gather(...), ray.get(...)
 
@@ -59,16 +58,11 @@ def cluster_tasks_item_by_item(facts: Facts) -> Iterator[Hit]:
     - Ray: "Tips for first-time users", tip 2 (avoid tiny tasks).
     - `docs/cluster.md`.
     """
-    for loop in facts.loops:
-        if few_iterations(facts, loop):
-            continue
-        for call in loop.calls:
-            if call.loop is not loop:
-                continue
-            fn = submitted(facts, call)
-            if fn is not None and (tiny(facts, fn) or _waits_each(facts, call, loop)):
-                yield call.node
-                break
+    def one_by_one(call: Call, loop: Loop) -> bool:
+        fn = submitted(facts, call)
+        return fn is not None and (tiny(facts, fn) or _waits_each(facts, call, loop))
+
+    yield from first_in_each_loop(facts, one_by_one)
 
 
 def _waits_each(facts: Facts, call: Call, loop: Loop) -> bool:
