@@ -100,14 +100,14 @@ def test_request_opens_one_comm_with_the_fixed_fields(rig: Any) -> None:
 
 
 def test_request_names_the_notebook_the_cell_ran_in(rig: Any) -> None:
-    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-a"))
+    rig.origins.remember("c1", Origin("/home/ana/project/a.ipynb", "client-a"))
     rig.send()
-    assert (rig.comms[0].data["path"], rig.comms[0].data["session"]) == ("/work/a.ipynb", "client-a")
+    assert (rig.comms[0].data["path"], rig.comms[0].data["session"]) == ("/home/ana/project/a.ipynb", "client-a")
 
 
 def test_a_cell_id_that_ran_in_two_notebooks_goes_to_the_one_clicked(rig: Any) -> None:
-    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-a"))
-    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-copy"))  # a copy, sharing the kernel
+    rig.origins.remember("c1", Origin("/home/ana/project/a.ipynb", "client-a"))
+    rig.origins.remember("c1", Origin("/home/ana/project/a.ipynb", "client-copy"))  # a copy, sharing the kernel
     rig.asking = {"header": {"session": "client-a"}}  # Apply clicked in the original's panel
     rig.send()
     rig.asking = {"header": {"session": "elsewhere"}}
@@ -118,7 +118,7 @@ def test_a_cell_id_that_ran_in_two_notebooks_goes_to_the_one_clicked(rig: Any) -
 
 
 def test_an_inserted_cell_is_remembered_in_the_notebook_it_was_inserted_in(rig: Any) -> None:
-    rig.origins.remember("c1", Origin("/work/a.ipynb", "client-a"))
+    rig.origins.remember("c1", Origin("/home/ana/project/a.ipynb", "client-a"))
     rig.send(op="insert_below")
     rig.comms[0].reply({"ok": True, "reason": "", "new_cell_id": "c9", "path": "a.ipynb"})
     assert rig.replies[0].path == "a.ipynb"
