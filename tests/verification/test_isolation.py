@@ -311,9 +311,8 @@ def test_exits_input_and_pools_in_a_trial() -> None:
 
 def test_try_from_a_background_thread_like_the_panel() -> None:
     box: dict = {}
-    thread = threading.Thread(
-        target=lambda: box.update(c=verify("y = sum(range(1000))\n", "y = 499500\n", _main_ns(), repeat=2))
-    )
+    slow, fast = "y = sum(range(3_000_000))\n", f"y = {sum(range(3_000_000))}\n"  # tens of ms against nothing
+    thread = threading.Thread(target=lambda: box.update(c=verify(slow, fast, _main_ns(), repeat=2)))
     thread.start()
     thread.join(60)
     assert box["c"].equal and box["c"].isolation == "process" and box["c"].better
