@@ -59,15 +59,17 @@ def model_of(facts: Facts, call: Call) -> Symbol | None:
 
 
 def passed_in(facts: Facts, func: cst.CSTNode | None, param: str) -> Symbol | None:
-    """What the callers of ``func`` pass as its parameter ``param`` (``train(model, loader)``
-    anywhere in the notebook), when one of them passes something known."""
+    """What the callers of ``func`` pass as its parameter ``param`` (``train(model, loader)``, or
+    ``train.remote(model, loader)`` for a Ray task, anywhere in the notebook), when one of them
+    passes something known."""
     if not isinstance(func, cst.FunctionDef):
         return None
     names = [p.name.value for p in func.params.params]
     index = names.index(param) if param in names else None
     for cell in facts.cells():
         for call in cell.calls:
-            if not (isinstance(call.node.func, cst.Name) and call.node.func.value == func.name.value):
+            callee = call.receiver if call.method == "remote" else call.node.func  # Ray: ``f.remote(x)`` calls ``f``
+            if not (isinstance(callee, cst.Name) and callee.value == func.name.value):
                 continue
             arg = call.kwarg(param) or (call.positional(index) if index is not None else None)
             sym = infer_symbol(arg.value, cell) if arg is not None else None

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..facts import Facts
+import libcst as cst
+
+from ..facts import Call, Facts, Loop, unwrap_iterable
 from ..registry import Hit, rule
 from .engines import first_in_each_loop, uses_dask
 
 COMPUTES = frozenset({"dask.compute", "dask.persist"})
+PIECES = frozenset({"partitions", "blocks"})  # ``ddf.partitions[i]``, ``arr.blocks[i]``
+PIECE_CALLS = frozenset({"get_partition", "to_delayed"})  # ``ddf.get_partition(i)``, ``ddf.to_delayed()[i]``
 
 
 @rule(
@@ -24,6 +28,12 @@ def compute_in_loop(facts: Facts) -> Iterator[Hit]:
     in a notebook that imports Dask. Each call sends a graph to the scheduler, waits for it and
     brings the result back before the loop goes on, and graphs that share inputs (the same
     `read_parquet`, the same `persist`-less intermediate) recompute them every time.
+
+    Not flagged: a `while` loop (it has no items to build first: it runs until a condition on
+    what it computed, or repeats on purpose), and computing a whole partition or block at a time
+    (`ddf.partitions[i].compute()`, `for part in ddf.to_delayed(): part.compute()`): that brings
+    a collection to the driver piece by piece, and computing the pieces together would hold all
+    of them in its memory at once.
 
     ## Why is this bad?
     The cluster works one small graph at a time, with a round trip to the driver between them.
@@ -56,6 +66,28 @@ def compute_in_loop(facts: Facts) -> Iterator[Hit]:
     """
     if not uses_dask(facts):
         return
-    yield from first_in_each_loop(
-        facts, lambda call, _loop: (call.method == "compute" and call.receiver is not None) or call.qname in COMPUTES
-    )
+
+    def computes(call: Call, loop: Loop) -> bool:
+        if loop.kind == "while":
+            return False
+        if call.method == "compute" and call.receiver is not None:
+            return not _whole_piece(facts, call.receiver, loop)
+        if call.qname in COMPUTES:
+            args = [a.value for a in call.node.args]
+            return not (len(args) == 1 and _whole_piece(facts, args[0], loop))
+        return False
+
+    yield from first_in_each_loop(facts, computes)
+
+
+def _whole_piece(facts: Facts, node: cst.BaseExpression, loop: Loop) -> bool:
+    """``ddf.partitions[i]``, ``arr.blocks[i]``, ``ddf.get_partition(i)``, ``ddf.to_delayed()[i]``, or
+    the loop's own variable over ``ddf.partitions`` / ``ddf.to_delayed()``: one whole piece of a
+    collection, not a result computed from it."""
+    if isinstance(node, cst.Subscript):
+        node = node.value
+    elif isinstance(node, cst.Name) and node.value in loop.targets:
+        node = unwrap_iterable(facts, loop.iter) or node
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Attribute) and node.func.attr.value in PIECE_CALLS
+    return isinstance(node, cst.Attribute) and node.attr.value in PIECES

@@ -7,10 +7,14 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ..facts import Call, Facts, Loop
+from ..loops import few_iterations
 from ..registry import Hit, rule
 from .engines import first_in_each_loop, submitted, tiny
 
 WAITS = frozenset({"result", "gather", "get"})  # future.result(), client.gather(...), ray.get(...)
+# Tiny tasks cost about a millisecond each: a loop known to send at most this many wastes tens of
+# milliseconds (a loop that waits for each result is flagged past the usual few items).
+TINY_TASKS_FEW = 32
 
 
 @rule(
@@ -23,9 +27,13 @@ def cluster_tasks_item_by_item(facts: Facts) -> Iterator[Hit]:
     ## What it does
     Flags a loop (or comprehension) over more than a few items that sends one task per item to a
     Dask or Ray cluster (`client.submit(f, x)` on a `distributed.Client`, `f.remote(x)` on a
-    `@ray.remote` function of the notebook) when the work is tiny (a lambda, a builtin, or a
-    function of the notebook with no loop and at most 3 statements), or when the loop waits for
-    each result before sending the next (`client.submit(f, x).result()`, `ray.get(f.remote(x))`).
+    `@ray.remote` function of the notebook, defined in this cell or an earlier one) when the work
+    is tiny (a lambda, a builtin, or a function of the notebook with no loop and at most 3
+    statements) and the loop runs more than 32 times as far as the code shows, or when the loop
+    waits for each result before sending the next (`client.submit(f, x).result()`,
+    `ray.get(f.remote(x))`). Not flagged: a function that walks its argument (`sum(shard)`: each
+    task already gets a batch), and `client.submit(operator.getitem, future, i)`, which picks an
+    item out of a result that stays on the cluster to hand it to the task doing the work.
 
     ## Why is this bad?
     Every task pays for serialisation, a scheduler decision and two messages; Dask documents
@@ -60,7 +68,11 @@ def cluster_tasks_item_by_item(facts: Facts) -> Iterator[Hit]:
     """
     def one_by_one(call: Call, loop: Loop) -> bool:
         fn = submitted(facts, call)
-        return fn is not None and (tiny(facts, fn) or _waits_each(facts, call, loop))
+        if fn is None:
+            return False
+        if _waits_each(facts, call, loop):
+            return True
+        return tiny(facts, fn) and not few_iterations(facts, loop, TINY_TASKS_FEW)
 
     yield from first_in_each_loop(facts, one_by_one)
 
