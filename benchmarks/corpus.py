@@ -430,7 +430,10 @@ def write_precision(rep: dict[str, Any], labels_path: Path | None) -> None:
 
 
 # Every code a static rule reports: listed in the precision file even without a finding.
-CODES = [f"AIP{n}" for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 304, 401, 402, 501, 502, 503, 504, 505, 506)]
+CODES = [
+    f"AIP{n}"
+    for n in (101, 102, 103, 104, 201, 202, 203, 301, 302, 304, 401, 402, 501, 502, 503, 504, 505, 506, 601, 602)
+]
 
 
 def survey(paths: list[str], root: Path, labels_path: Path | None, dump: Path | None = None) -> dict[str, Any]:

@@ -46,27 +46,29 @@ class Measured:
 
 
 # BEGIN GENERATED
-CORPUS = "24 public repositories of AI/data notebooks and scripts, 1,147 files"
-CORPUS_DATE = "2026-11-30"
+CORPUS = "39 public repositories of AI/data notebooks and scripts, 2,175 files"
+CORPUS_DATE = "2026-12-01"
 MEASURED: dict[str, Measured] = {
-    "AIP101": Measured(findings=116, tp=22, fp=0, debatable=17),
-    "AIP102": Measured(findings=61, tp=12, fp=6, debatable=9),
-    "AIP103": Measured(findings=3, tp=1, fp=2, debatable=0),
-    "AIP104": Measured(findings=1, tp=0, fp=1, debatable=0),
-    "AIP201": Measured(findings=10, tp=4, fp=4, debatable=2),
-    "AIP202": Measured(findings=13, tp=0, fp=13, debatable=0),
-    "AIP203": Measured(findings=12, tp=11, fp=1, debatable=0),
-    "AIP301": Measured(findings=8, tp=1, fp=4, debatable=3),
-    "AIP302": Measured(findings=2, tp=0, fp=0, debatable=2),
-    "AIP304": Measured(findings=1, tp=0, fp=1, debatable=0),
+    "AIP101": Measured(findings=146, tp=22, fp=0, debatable=17),
+    "AIP102": Measured(findings=76, tp=12, fp=6, debatable=9),
+    "AIP103": Measured(findings=6, tp=1, fp=2, debatable=0),
+    "AIP104": Measured(findings=6, tp=0, fp=1, debatable=0),
+    "AIP201": Measured(findings=15, tp=4, fp=4, debatable=2),
+    "AIP202": Measured(findings=22, tp=0, fp=13, debatable=0),
+    "AIP203": Measured(findings=23, tp=11, fp=1, debatable=0),
+    "AIP301": Measured(findings=15, tp=1, fp=4, debatable=3),
+    "AIP302": Measured(findings=5, tp=0, fp=0, debatable=2),
+    "AIP304": Measured(findings=4, tp=0, fp=1, debatable=0),
     "AIP401": Measured(findings=1, tp=0, fp=1, debatable=0),
-    "AIP402": Measured(findings=14, tp=9, fp=0, debatable=5),
+    "AIP402": Measured(findings=28, tp=9, fp=0, debatable=5),
     "AIP501": Measured(findings=3, tp=3, fp=0, debatable=0),
     "AIP502": Measured(findings=7, tp=7, fp=0, debatable=0),
-    "AIP503": Measured(findings=0, tp=0, fp=0, debatable=0),
-    "AIP504": Measured(findings=51, tp=22, fp=4, debatable=8),
-    "AIP505": Measured(findings=35, tp=11, fp=5, debatable=6),
-    "AIP506": Measured(findings=7, tp=0, fp=1, debatable=6),
+    "AIP503": Measured(findings=1, tp=0, fp=0, debatable=0),
+    "AIP504": Measured(findings=72, tp=22, fp=4, debatable=8),
+    "AIP505": Measured(findings=49, tp=11, fp=5, debatable=6),
+    "AIP506": Measured(findings=9, tp=0, fp=1, debatable=6),
+    "AIP601": Measured(findings=8, tp=4, fp=1, debatable=3),
+    "AIP602": Measured(findings=1, tp=0, fp=0, debatable=1),
 }
 # END GENERATED
 
