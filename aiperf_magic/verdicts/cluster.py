@@ -18,9 +18,14 @@ def _pct(x: float) -> float:
     return round(100.0 * x, 1)
 
 
+MIN_NAMED_SHARE = 0.01  # a function under 1 % of the task time is not where the workers spent it
+
+
 def hot_functions(c: ClusterInfo, count: int = 3) -> str:
-    """``heavy (92 %), load (6 %)``: the functions the workers spent their time in."""
-    return ", ".join(f"{h.function} ({fmt.percent(h.share)})" for h in c.worker_hotspots[:count]) or "no task"
+    """``heavy (92 %), load (6 %)``: the functions the workers spent their time in (the first
+    always, the others from 1 % of the task time)."""
+    named = [h for i, h in enumerate(c.worker_hotspots[:count]) if i == 0 or h.share >= MIN_NAMED_SHARE]
+    return ", ".join(f"{h.function} ({fmt.percent(h.share)})" for h in named) or "no task"
 
 
 def cluster_bound(c: ClusterInfo, wall_s: float, th: Thresholds) -> Verdict | None:

@@ -328,3 +328,50 @@ def test_lab_rerun_after_apply_measures_the_new_code(page: Any, lab: Any) -> Non
     expect(found.locator(".aiperf-equal")).to_contain_text("equal", timeout=180_000)
     applied = apply_and_undo(page, found, 1, ROW_LOOP, page.shots, rerun=True)
     assert "iterrows" not in applied
+
+
+CLUSTER_SETUP = """%load_ext aiperf_magic
+from distributed import Client, LocalCluster
+cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40)
+client = Client(cluster)"""
+CLUSTER_CELL = """%%aiperf
+def heavy(n):
+    import numpy as np
+    a = np.random.default_rng(0).random((n, n))
+    for _ in range(8):
+        a = a @ a / n
+    return float(a.sum())
+
+workers = sorted(client.scheduler_info()["workers"])
+results = client.gather([client.submit(heavy, 700, pure=False, workers=[w]) for w in workers])
+odd = client.submit(heavy, 60, key="<img src=x onerror='window.__aiperf_xss = 3'>-1").result()"""
+
+
+def test_lab_cluster_cell_shows_the_cluster_section(page: Any, lab: Any) -> None:
+    pytest.importorskip("distributed")
+    write_notebook(lab, "cluster.ipynb", CLUSTER_SETUP, CLUSTER_CELL, "client.close()\ncluster.close()")
+    open_notebook(page, lab, "cluster.ipynb")
+    run_all(page)
+    wait_for_panel(page)
+    panel = page.locator(".aiperf-panel")
+    # the driver waited on the workers: the verdict says so and names their function
+    expect(panel.locator(".aiperf-verdict")).to_contain_text("AIP910", timeout=60_000)
+    expect(panel.locator(".aiperf-verdict")).to_contain_text("heavy")
+    section = panel.locator("details.aiperf-section").filter(has_text="Cluster (")
+    expect(section.locator("summary")).to_contain_text("2 workers")
+    assert section.evaluate("d => d.open")  # open from the start: the cell's work was on the cluster
+    facts = section.locator("table.aiperf-cluster")
+    expect(facts).to_contain_text("tasks")
+    expect(facts.locator("a")).to_have_attribute("href", re.compile(r"^http://127\.0\.0\.1:\d+/status$"))
+    expect(panel.locator(".aiperf-verdict")).not_to_contain_text("onerror")  # under 1 %: not named
+    busy = section.locator("img.aiperf-cluster-busy")
+    expect(busy).to_be_visible()
+    assert busy.evaluate("i => i.naturalWidth > 0 && i.complete")
+    functions = section.locator("table.aiperf-hotspots")
+    expect(functions.locator("code").first).to_have_text("heavy")
+    # a task key is the user's text: shown as text, never as markup
+    expect(functions).to_contain_text("<img src=x onerror='window.__aiperf_xss = 3'>")
+    assert section.locator("table.aiperf-hotspots img").count() == 0
+    assert page.evaluate(f"() => window.{XSS_FLAG}") is None
+    section.scroll_into_view_if_needed()
+    page.shots("cluster-panel")

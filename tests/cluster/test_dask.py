@@ -119,6 +119,48 @@ def test_scheduler_dying_mid_cell_costs_a_note_not_the_cell(ip) -> None:
         cluster.close()
 
 
+class SchedulerWithoutThePackage:
+    """A real client whose scheduler cannot import aiperf_magic (a remote cluster without it):
+    ``run_on_scheduler`` fails as unpickling our function would there."""
+
+    def __init__(self, client) -> None:
+        self._client = client
+
+    def run_on_scheduler(self, function, *args, **kwargs):
+        raise ModuleNotFoundError("No module named 'aiperf_magic'")
+
+    def __getattr__(self, name: str):
+        return getattr(self._client, name)
+
+
+def probed(client, tasks: int):
+    from aiperf_magic.measure.cluster.dask_probe import DaskProbe
+
+    probe = DaskProbe(client)
+    probe.start()
+    total = sum(client.gather(client.map(lambda x: x + 1, range(tasks), pure=False)))
+    assert total == sum(range(1, tasks + 1))
+    return probe, probe.finish(1.0, 0.1)
+
+
+def test_the_fold_on_the_scheduler_and_on_the_driver_agree(dask_client, monkeypatch) -> None:
+    from aiperf_magic.measure.cluster import dask_probe
+
+    monkeypatch.setattr(dask_probe, "YIELD_EVERY", 50)  # the scheduler lives in this process
+    on_scheduler, there = probed(dask_client, 400)
+    on_driver, here = probed(SchedulerWithoutThePackage(dask_client), 400)
+    assert on_scheduler._on_scheduler and not on_driver._on_scheduler
+    assert there.tasks == here.tasks == 400  # each counts its own cell's tasks, not the one before
+    assert there.workers == here.workers == 2 and there.threads == here.threads == 2
+    assert [h.function for h in there.worker_hotspots] == [h.function for h in here.worker_hotspots] == ["lambda"]
+    assert there.transfer_bytes is not None and there.dashboard == here.dashboard
+
+
+def test_back_to_back_probes_count_only_their_own_tasks(dask_client) -> None:
+    counts = [probed(dask_client, n)[1].tasks for n in (300, 7, 0, 120)]
+    assert counts == [300, 7, 0, 120]
+
+
 def test_no_engine_imported_means_nothing_imported() -> None:
     code = (
         "import sys; from aiperf_magic.measure.stages import default_stages; "

@@ -37,6 +37,11 @@ def test_cluster_bound_names_the_hot_function_and_replaces_waiting() -> None:
     assert "heavy (100%)" in diagnose(report, mem_total_bytes=MAX).verdicts[0].sentence
     # the driver waited, but the cluster was mostly idle (5 % of its thread time): not cluster-bound
     assert "AIP910" not in codes(info(task_seconds=0.1))
+    # functions under 1 % of the task time are not where the workers spent it; the first is always named
+    spread = [WorkerHotspot("heavy", 1.7, 0.9), WorkerHotspot("load", 0.16, 0.08), WorkerHotspot("tiny", 0.01, 0.005)]
+    report.cluster = info(worker_hotspots=spread)
+    sentence = diagnose(report, mem_total_bytes=MAX).verdicts[0].sentence
+    assert "heavy (90%), load (8%)." in sentence and "tiny" not in sentence, sentence
 
 
 def test_cluster_verdict_takes_precedence_over_cpu_bound_on_one_core() -> None:

@@ -1,20 +1,28 @@
 """Dask: the scheduler's task stream and each worker's counters, through the client's public API.
 
-``start`` reads the last record of the task stream (turning the stream on if it was off): every
-record after it is a task that finished during the cell, whatever the workers' clocks say. It asks
-for the workers' transfer and spill counters on a short-lived thread, so the cell starts at once (a
-scheduler still releasing the previous cell's tasks can take a second to answer). ``finish`` joins
-it, reads the records after the marker, folds them task by task into
-:class:`~.summary.TaskStreamSummary` and reads the counters again.
+``start`` marks where the task stream stands (turning it on if it was off): every record after
+the mark is a task that finished during the cell, whatever the workers' clocks say. The mark is
+the stream's append count where the scheduler keeps one, else its last record. It asks for the
+workers' transfer and spill counters on a short-lived thread, so the cell starts at once (a
+scheduler still releasing the previous cell's tasks can take a second to answer).
+
+``finish`` folds the records after the mark into :class:`~.summary.TaskStreamSummary` while the
+workers' counters are read again on a second thread. Where the
+scheduler can run this module (a ``LocalCluster``, or a cluster with the package installed) the
+fold runs there (``Client.run_on_scheduler``), yielding to the scheduler's event loop every
+``YIELD_EVERY`` records, and only the summary crosses the wire: 10,000 records cost about a
+second to ship to the driver, and the summary a few kilobytes. Elsewhere the records are fetched
+with ``Client.get_task_stream`` and folded here.
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
 
-from ...report import ClusterInfo
+from ...report import ClusterInfo, from_dict, to_dict
 from ..probes.base import THREAD_PREFIX
 from .summary import TaskStreamSummary
 from .wait import driver_wait
@@ -26,6 +34,7 @@ DISK = ("disk-write", "disk-read")
 # (each worker's clock offset differs): ask from a little earlier, then keep what follows the marker.
 SLACK_S = 5.0
 BASELINE_WAIT_S = 10.0
+YIELD_EVERY = 1000  # records folded on the scheduler between two turns of its event loop
 
 
 def worker_counters(dask_worker: Any) -> dict[str, int]:
@@ -71,10 +80,16 @@ class DaskProbe:
         self._before: dict[str, dict[str, int]] | None = None  # None until the baseline thread answers
         self._baseline: threading.Thread | None = None
         self._marker: tuple[Any, ...] | None = None  # the last task record before the cell
+        self._index: int | None = None  # the stream's append count before the cell, where it keeps one
+        self._on_scheduler = False  # the scheduler runs this module's functions
 
     def start(self) -> None:
-        last = self.client.get_task_stream(count=1)  # also turns the scheduler's task stream on
-        self._marker = identity(last[-1]) if last else None
+        try:
+            self._index, self._marker = self.client.run_on_scheduler(stream_mark)
+            self._on_scheduler = True
+        except Exception:  # the scheduler cannot import this package: the client's own API
+            last = self.client.get_task_stream(count=1)  # also turns the scheduler's task stream on
+            self._marker = identity(last[-1]) if last else None
         self._baseline = threading.Thread(target=self._read_baseline, name=f"{THREAD_PREFIX}cluster-baseline",
                                           daemon=True)
         self._baseline.start()
@@ -96,14 +111,16 @@ class DaskProbe:
         status = getattr(self.client, "status", "running")
         if status != "running":  # closed in the cell, or its scheduler went away: asking would wait
             raise RuntimeError(f"the Dask client is {status}")
-        info = self.client.scheduler_info()
-        workers = info.get("workers", {}) if isinstance(info, dict) else {}
-        threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
-        summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
-        for record in after_marker(self.client.get_task_stream(start=self._t0 - SLACK_S), self._marker):
-            fold(summary, record)
-        result = summary.info()
-        after = self._counters() if self._before is not None else {}
+        box: dict[str, dict[str, dict[str, int]]] = {}
+        reader = None
+        if self._before is not None:  # the workers answer while the scheduler folds
+            reader = threading.Thread(target=lambda: box.update(after=self._counters()),
+                                      name=f"{THREAD_PREFIX}cluster-counters", daemon=True)
+            reader.start()
+        result = self._summary(t1)
+        if reader is not None:
+            reader.join(BASELINE_WAIT_S)
+        after = box.get("after", {})
         if self._before is not None and after:
             before = self._before
             result.transfer_bytes = sum(max(0, c.get("sent", 0) - before.get(w, {}).get("sent", 0))
@@ -114,6 +131,44 @@ class DaskProbe:
         result.driver_wait_s = driver_wait(wall_s, driver_cpu_s, result.span_s)
         result.dashboard = _dashboard(self.client)
         return result
+
+    def _summary(self, t1: float) -> ClusterInfo:
+        if self._on_scheduler:
+            folded = self.client.run_on_scheduler(summarise_on_scheduler, self._index, self._marker,
+                                                  self._t0 - SLACK_S, self._t0, t1)
+            return from_dict(ClusterInfo, folded)
+        info = self.client.scheduler_info()
+        workers = info.get("workers", {}) if isinstance(info, dict) else {}
+        threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
+        summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
+        for record in after_marker(self.client.get_task_stream(start=self._t0 - SLACK_S), self._marker):
+            fold(summary, record)
+        return summary.info()
+
+
+def stream_mark(dask_scheduler: Any) -> tuple[int | None, tuple[Any, ...] | None]:
+    """Run on the scheduler: the stream's append count (``None`` where this Dask keeps none) and
+    its last record's identity. Asking for a record turns the stream on."""
+    last = dask_scheduler.get_task_stream(count=1)
+    count = getattr(dask_scheduler, "get_task_stream_index", None)
+    return (int(count()) if callable(count) else None), (identity(last[-1]) if last else None)
+
+
+async def summarise_on_scheduler(index: int | None, marker: tuple[Any, ...] | None, since: float, origin: float,
+                                 end: float, dask_scheduler: Any = None) -> dict[str, Any]:
+    """Run on the scheduler: fold the records after the mark, a few at a time, into the summary
+    (as plain data: it crosses the wire)."""
+    if index is not None:
+        records = dask_scheduler.get_task_stream(start_index=index)
+    else:
+        records = after_marker(dask_scheduler.get_task_stream(start=since), marker)
+    threads = {str(addr): int(getattr(ws, "nthreads", 1) or 1) for addr, ws in dask_scheduler.workers.items()}
+    summary = TaskStreamSummary(DaskProbe.engine, origin, end, threads)
+    for n, record in enumerate(records, 1):
+        fold(summary, record)
+        if n % YIELD_EVERY == 0:
+            await asyncio.sleep(0)
+    return to_dict(summary.info())
 
 
 def identity(record: dict[str, Any]) -> tuple[Any, ...]:
@@ -126,6 +181,7 @@ def after_marker(records: Any, marker: tuple[Any, ...] | None) -> list[dict[str,
     """The records appended after ``marker`` (all of them when it is gone from the window)."""
     records = list(records)
     if marker is not None:
+        marker = tuple(marker)  # a list, once it has crossed the wire as plain data
         for index in range(len(records) - 1, -1, -1):
             if identity(records[index]) == marker:
                 return records[index + 1 :]
