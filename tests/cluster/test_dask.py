@@ -119,6 +119,35 @@ def test_scheduler_dying_mid_cell_costs_a_note_not_the_cell(ip) -> None:
         cluster.close()
 
 
+def test_a_client_made_in_the_cell_is_measured_from_the_next_cell(ip) -> None:
+    pytest.importorskip("distributed")
+    from aiperf_magic.render.text import render_text
+    made = """\
+from distributed import Client, LocalCluster
+own_cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0",
+                           silence_logs=40)
+client = Client(own_cluster)
+first = client.submit(sum, [1, 2]).result()
+"""
+    ip.user_ns.pop("client", None)
+    try:
+        with capture_output() as out:
+            assert ip.run_cell("%%aiperf --var rep\n" + made).success, out.stdout + out.stderr
+        rep = ip.user_ns["rep"]
+        assert ip.user_ns["first"] == 3
+        expected = ("cluster (dask): started in this cell; measured from the next cell on" if rep.cluster is None
+                    else "cluster (dask): a new client was made in this cell; its tasks are measured from the next "
+                    "cell on")  # another test's client was the default one
+        assert expected in rep.notes, rep.notes
+        assert "measured from the next cell on" in render_text(rep)  # the views show the note
+        rep, _ = run(ip, ip.user_ns["client"], "second = client.submit(sum, [3, 4]).result()\n")
+        assert ip.user_ns["second"] == 7 and rep.cluster is not None and rep.cluster.tasks == 1
+        assert not any("next cell" in n for n in rep.notes)
+    finally:
+        ip.user_ns["client"].close()
+        ip.user_ns["own_cluster"].close()
+
+
 class SchedulerWithoutThePackage:
     """A real client whose scheduler cannot import aiperf_magic (a remote cluster without it):
     ``run_on_scheduler`` fails as unpickling our function would there."""

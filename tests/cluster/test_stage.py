@@ -53,3 +53,36 @@ def test_failures_are_notes() -> None:
 def test_no_cluster_no_work() -> None:
     run, report = run_with(None)
     assert report.cluster is None and not run.notes and not report.notes and not run.state
+
+
+def test_a_cluster_that_appears_or_changes_in_the_cell_is_named_in_a_note() -> None:
+    class Client:
+        pass
+
+    def probe_for(client: object) -> Probe:
+        probe = Probe()
+        probe.client = client  # type: ignore[attr-defined]
+        return probe
+
+    first, second = Client(), Client()
+    for before, after, expected in [
+        (None, first, "cluster (dask): started in this cell; measured from the next cell on"),
+        (first, second, "cluster (dask): a new client was made in this cell; its tasks are measured from the next "
+                        "cell on"),
+        (first, first, None),
+        (None, None, None),
+    ]:
+        clients = iter([before, after])
+
+        def find(ns: object, clients=clients) -> Probe | None:
+            client = next(clients)
+            return probe_for(client) if client is not None else None
+
+        stage = ClusterStage(find=find)
+        run = SimpleNamespace(user_ns={}, notes=[], state={}, own_cpu_s=0.25)
+        stage.before(run)  # type: ignore[arg-type]
+        report = Report(source="x", wall_s=2.0, cpu_s=1.5)
+        stage.after(run, report)  # type: ignore[arg-type]
+        notes = [n for n in report.notes if "next cell" in n]
+        assert notes == ([expected] if expected else []), (before, after, report.notes)
+        assert (report.cluster is not None) == (before is not None)

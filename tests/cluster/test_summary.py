@@ -93,6 +93,19 @@ def test_a_dask_record_folds_compute_transfer_and_disk() -> None:
     assert info.transfer_s == 0.5 and info.spill_s == 0.25 and info.spilled_bytes == 2**20
 
 
+def test_a_cell_record_stamped_by_a_clock_a_little_off_still_counts() -> None:
+    import math
+
+    s = TaskStreamSummary("dask", origin=100.0, end=math.inf, threads={"w": 1})
+    # a worker's estimate of the scheduler's clock runs 20 ms behind the kernel's: this 1 ms task
+    # of the cell looks over before the cell began; another began in an earlier cell
+    fold(s, {"worker": "w", "key": "tiny-1", "startstops": ({"action": "compute", "start": 99.979, "stop": 99.98},)})
+    fold(s, {"worker": "w", "key": "long-2", "startstops": ({"action": "compute", "start": 98.0, "stop": 100.5},)})
+    info = s.info()
+    assert info.tasks == 2
+    assert math.isclose(info.task_seconds, 0.001 + 0.5)  # its own millisecond; the long one from the start on
+
+
 def test_only_records_after_the_marker_belong_to_the_cell() -> None:
     from aiperf_magic.measure.cluster.dask_probe import after_marker, identity
 

@@ -18,6 +18,7 @@ with ``Client.get_task_stream`` and folded here.
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 import time
 from typing import Any
@@ -105,7 +106,6 @@ class DaskProbe:
             return {}
 
     def finish(self, wall_s: float, driver_cpu_s: float) -> ClusterInfo:
-        t1 = self._clock()
         if self._baseline is not None:
             self._baseline.join(BASELINE_WAIT_S)
         status = getattr(self.client, "status", "running")
@@ -117,7 +117,7 @@ class DaskProbe:
             reader = threading.Thread(target=lambda: box.update(after=self._counters()),
                                       name=f"{THREAD_PREFIX}cluster-counters", daemon=True)
             reader.start()
-        result = self._summary(t1)
+        result = self._summary()
         if reader is not None:
             reader.join(BASELINE_WAIT_S)
         after = box.get("after", {})
@@ -132,15 +132,15 @@ class DaskProbe:
         result.dashboard = _dashboard(self.client)
         return result
 
-    def _summary(self, t1: float) -> ClusterInfo:
+    def _summary(self) -> ClusterInfo:
         if self._on_scheduler:
             folded = self.client.run_on_scheduler(summarise_on_scheduler, self._index, self._marker,
-                                                  self._t0 - SLACK_S, self._t0, t1)
+                                                  self._t0 - SLACK_S, self._t0)
             return from_dict(ClusterInfo, folded)
         info = self.client.scheduler_info()
         workers = info.get("workers", {}) if isinstance(info, dict) else {}
         threads = {addr: int(w.get("nthreads", 1) or 1) for addr, w in workers.items()}
-        summary = TaskStreamSummary(self.engine, self._t0, t1, threads)
+        summary = TaskStreamSummary(self.engine, self._t0, math.inf, threads)
         for record in after_marker(self.client.get_task_stream(start=self._t0 - SLACK_S), self._marker):
             fold(summary, record)
         return summary.info()
@@ -155,7 +155,7 @@ def stream_mark(dask_scheduler: Any) -> tuple[int | None, tuple[Any, ...] | None
 
 
 async def summarise_on_scheduler(index: int | None, marker: tuple[Any, ...] | None, since: float, origin: float,
-                                 end: float, dask_scheduler: Any = None) -> dict[str, Any]:
+                                 dask_scheduler: Any = None) -> dict[str, Any]:
     """Run on the scheduler: fold the records after the mark, a few at a time, into the summary
     (as plain data: it crosses the wire)."""
     if index is not None:
@@ -163,7 +163,7 @@ async def summarise_on_scheduler(index: int | None, marker: tuple[Any, ...] | No
     else:
         records = after_marker(dask_scheduler.get_task_stream(start=since), marker)
     threads = {str(addr): int(getattr(ws, "nthreads", 1) or 1) for addr, ws in dask_scheduler.workers.items()}
-    summary = TaskStreamSummary(DaskProbe.engine, origin, end, threads)
+    summary = TaskStreamSummary(DaskProbe.engine, origin, math.inf, threads)
     for n, record in enumerate(records, 1):
         fold(summary, record)
         if n % YIELD_EVERY == 0:
@@ -189,7 +189,13 @@ def after_marker(records: Any, marker: tuple[Any, ...] | None) -> list[dict[str,
 
 
 def fold(summary: TaskStreamSummary, record: dict[str, Any]) -> None:
-    """One task-stream record: its compute, transfer and disk intervals."""
+    """One task-stream record of the cell: its compute, transfer and disk intervals.
+
+    The record is the cell's by its place in the stream, so it is never dropped for its times: a
+    worker stamps them with its own estimate of the scheduler's clock, which can be some
+    milliseconds off the kernel's. A task stamped as over before the cell began is moved to the
+    cell's start with its duration; one that began before the cell (sent by an earlier cell) counts
+    from the start on. The summary's ``end`` is open: every record read had ended."""
     worker = str(record.get("worker", "?"))
     function: str | None = None
     for ss in record.get("startstops", ()):
@@ -197,6 +203,8 @@ def fold(summary: TaskStreamSummary, record: dict[str, Any]) -> None:
         if action == COMPUTE:
             if function is None:
                 function = task_function(record.get("key", "?"))
+            if stop < summary.origin:
+                start, stop = summary.origin, summary.origin + max(0.0, stop - start)
             summary.add(worker, function, start, stop)
         elif action == TRANSFER:
             summary.add_transfer(stop - start)
