@@ -15,6 +15,8 @@ import nbformat
 import pytest
 from playwright.sync_api import expect
 
+from tests.cluster.cells import HEAVY
+
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NB = "window.jupyterapp.shell.currentWidget"
@@ -334,17 +336,8 @@ CLUSTER_SETUP = """%load_ext aiperf_magic
 from distributed import Client, LocalCluster
 cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40)
 client = Client(cluster)"""
-CLUSTER_CELL = """%%aiperf
-def heavy(n):
-    import numpy as np
-    a = np.random.default_rng(0).random((n, n))
-    for _ in range(8):
-        a = a @ a / n
-    return float(a.sum())
-
-workers = sorted(client.scheduler_info()["workers"])
-results = client.gather([client.submit(heavy, 700, pure=False, workers=[w]) for w in workers])
-odd = client.submit(heavy, 60, key="<img src=x onerror='window.__aiperf_xss = 3'>-1").result()"""
+ODD_KEY = "<img src=x onerror='window.__aiperf_xss = 3'>-1"  # a task key is the user's text
+CLUSTER_CELL = "%%aiperf\n" + HEAVY + f"odd = client.submit(heavy, 60, key={ODD_KEY!r}).result()"
 
 
 def test_lab_cluster_cell_shows_the_cluster_section(page: Any, lab: Any) -> None:
