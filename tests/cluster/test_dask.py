@@ -160,6 +160,15 @@ def test_the_fold_on_the_scheduler_and_on_the_driver_agree(dask_client, monkeypa
     assert there.transfer_bytes is not None and there.dashboard == here.dashboard
 
 
+def test_a_scheduler_without_an_append_count_is_marked_by_its_last_record(dask_client, monkeypatch) -> None:
+    from distributed import Scheduler
+
+    monkeypatch.delattr(Scheduler, "get_task_stream_index")  # as in older Dask; the scheduler lives here
+    first, _ = probed(dask_client, 50)
+    assert first._index is None and first._marker is not None and first._on_scheduler
+    assert [probed(dask_client, n)[1].tasks for n in (40, 3)] == [40, 3]
+
+
 def test_back_to_back_probes_count_only_their_own_tasks(dask_client) -> None:
     counts = [probed(dask_client, n)[1].tasks for n in (300, 7, 0, 120)]
     assert counts == [300, 7, 0, 120]
