@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
@@ -141,25 +142,31 @@ class _Scanner:
         obj, self.pos = _DECODER.raw_decode(self.text, start)
         return obj, start, self.pos
 
-    def members(self) -> Any:
-        """Yields each key of the object at ``pos`` with ``pos`` at its value; the caller consumes it."""
+    def elements(self, close: str) -> Iterator[None]:
+        """Yields once for each element of the array or object whose opening bracket is at ``pos``,
+        with ``pos`` at the element; the caller consumes it, then the separator is read here."""
+        self.pos += 1  # "[" or "{"
         self.ws()
-        self.pos += 1  # "{"
-        self.ws()
-        if self.text[self.pos] == "}":
+        if self.text[self.pos] == close:
             self.pos += 1
             return
         while True:
             self.ws()
+            yield
+            self.ws()
+            sep = self.text[self.pos]
+            self.pos += 1
+            if sep == close:
+                return
+
+    def members(self) -> Iterator[str]:
+        """Yields each key of the object at ``pos`` with ``pos`` at its value; the caller consumes it."""
+        self.ws()
+        for _ in self.elements("}"):
             key, self.pos = scanstring(self.text, self.pos + 1)
             self.ws()
             self.pos += 1  # ":"
             yield key
-            self.ws()
-            sep = self.text[self.pos]
-            self.pos += 1
-            if sep == "}":
-                return
 
     def top(self) -> None:
         self.ws()
@@ -179,27 +186,14 @@ class _Scanner:
         if not found:
             raise NotebookError("invalid notebook: no 'cells' list (nbformat 4) nor 'worksheets' (nbformat 3)")
 
-    def objects(self, not_object: str, first: int = 0) -> Any:
+    def objects(self, not_object: str, first: int = 0) -> Iterator[None]:
         """Yields once for each element of the array at ``pos``, with ``pos`` at that element, which
         must be a JSON object (else ``not_object``, formatted with its index counted from ``first``,
         is the error); the caller consumes it."""
-        self.pos += 1  # "["
-        self.ws()
-        if self.text[self.pos] == "]":
-            self.pos += 1
-            return
-        index = first
-        while True:
-            self.ws()
+        for index, _ in enumerate(self.elements("]"), first):
             if self.text[self.pos] != "{":
                 raise NotebookError(not_object.format(index=index))
             yield
-            index += 1
-            self.ws()
-            sep = self.text[self.pos]
-            self.pos += 1
-            if sep == "]":
-                return
 
     def worksheets(self) -> None:
         """nbformat 3: ``worksheets[].cells``; cell indexes run on across worksheets."""
