@@ -163,12 +163,11 @@ def cluster_panel(report: Report) -> dict[str, object] | None:
     c = report.cluster
     if c is None:
         return None
-    shown, more = busy_rows(c)
+    _, more = busy_rows(c)
     return {
         "summary": cluster_headline(c),
         "facts": [[k, v] for k, v in cluster_facts(c)],
         "svg": busy_svg(c),
-        "busy": [{"worker": w, "share": fmt.percent(s), "bar": round(s, 3)} for w, s in shown],
         "more": more,
         "functions": [{"name": n, "time": s, "share": p} for n, s, p in hot_rows(c)],
         "notes": list(c.notes),

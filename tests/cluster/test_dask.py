@@ -129,8 +129,10 @@ class SchedulerWithoutThePackage:
 
     def __init__(self, client) -> None:
         self._client = client
+        self.asked = 0
 
     def run_on_scheduler(self, function, *args, **kwargs):
+        self.asked += 1
         raise ModuleNotFoundError("No module named 'aiperf_magic'")
 
     def __getattr__(self, name: str):
@@ -152,12 +154,15 @@ def test_the_fold_on_the_scheduler_and_on_the_driver_agree(dask_client, monkeypa
 
     monkeypatch.setattr(dask_probe, "YIELD_EVERY", 50)  # the scheduler lives in this process
     on_scheduler, there = probed(dask_client, 400)
-    on_driver, here = probed(SchedulerWithoutThePackage(dask_client), 400)
+    without = SchedulerWithoutThePackage(dask_client)
+    on_driver, here = probed(without, 400)
     assert on_scheduler._on_scheduler and not on_driver._on_scheduler
     assert there.tasks == here.tasks == 400  # each counts its own cell's tasks, not the one before
     assert there.workers == here.workers == 2 and there.threads == here.threads == 2
     assert [h.function for h in there.worker_hotspots] == [h.function for h in here.worker_hotspots] == ["lambda"]
     assert there.transfer_bytes is not None and there.dashboard == here.dashboard
+    again, _ = probed(without, 5)
+    assert not again._on_scheduler and without.asked == 1  # a scheduler that could not import us is not asked again
 
 
 def test_a_scheduler_without_an_append_count_is_marked_by_its_last_record(dask_client, monkeypatch) -> None:

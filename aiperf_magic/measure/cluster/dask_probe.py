@@ -21,6 +21,7 @@ import asyncio
 import math
 import threading
 import time
+import weakref
 from typing import Any
 
 from ...report import ClusterInfo, from_dict, to_dict
@@ -36,6 +37,8 @@ DISK = ("disk-write", "disk-read")
 SLACK_S = 5.0
 BASELINE_WAIT_S = 10.0
 YIELD_EVERY = 1000  # records folded on the scheduler between two turns of its event loop
+# clients whose scheduler could not unpickle this module's functions (a remote cluster without aiperf)
+_CANNOT_IMPORT_US: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def worker_counters(dask_worker: Any) -> dict[str, int]:
@@ -86,9 +89,13 @@ class DaskProbe:
 
     def start(self) -> None:
         try:
+            if self.client in _CANNOT_IMPORT_US:
+                raise ImportError("the scheduler cannot import aiperf_magic")
             self._index, self._marker = self.client.run_on_scheduler(stream_mark)
             self._on_scheduler = True
-        except Exception:  # the scheduler cannot import this package: the client's own API
+        except Exception as exc:  # the scheduler cannot run this module: the client's own API
+            if isinstance(exc, ImportError):  # not worth asking again each cell (nor a warning in its log)
+                _CANNOT_IMPORT_US.add(self.client)
             last = self.client.get_task_stream(count=1)  # also turns the scheduler's task stream on
             self._marker = identity(last[-1]) if last else None
         self._baseline = threading.Thread(target=self._read_baseline, name=f"{THREAD_PREFIX}cluster-baseline",
