@@ -123,6 +123,17 @@ first = client.submit(sum, [1, 2]).result()
         ip.user_ns["own_cluster"].close()
 
 
+def test_an_interrupted_cluster_cell_stays_interrupted_and_is_still_measured(ip, dask_client) -> None:
+    ip.user_ns["client"] = dask_client
+    body = "done = client.gather(client.map(lambda x: x * 2, range(20), pure=False))\nraise KeyboardInterrupt\n"
+    with capture_output():
+        result = ip.run_cell("%%aiperf\n" + body)
+    assert isinstance(result.error_in_exec, KeyboardInterrupt) and ip.user_ns["done"][-1] == 38
+    rep = ip._aiperf_magics.state.last_report
+    assert rep.error is not None and rep.error.type == "KeyboardInterrupt"
+    assert rep.cluster is not None and rep.cluster.tasks == 20
+
+
 class SchedulerWithoutThePackage:
     """A real client whose scheduler cannot import aiperf_magic (a remote cluster without it):
     ``run_on_scheduler`` fails as unpickling our function would there."""
