@@ -190,10 +190,21 @@ class Comparison:
     isolation: str = "process"  # where the trials ran: "process" (forked copies) or "in-process"
     blocked: str | None = None  # the external side effect a trial refused, and its line
     runs: int = 0  # times each version ran
+    # what the operating system enforced in the trials ("seccomp", "landlock", "descriptors"), and what
+    # it could not cover here, in words (empty when everything was)
+    sandbox: list[str] = field(default_factory=list)
+    uncovered: list[str] = field(default_factory=list)
+    not_compared: list[str] = field(default_factory=list)  # observables left out, each with why
+    # the speedup's interval from the interleaved runs; ``faster`` is True only when it excludes 1.0
+    speedup_low: float | None = None
+    speedup_high: float | None = None
+    faster: bool | None = None
 
     @property
     def better(self) -> bool:
-        """True only when the results are equal and the rewrite ran faster."""
+        """True only when the results are equal and the rewrite ran faster beyond the runs' noise."""
+        if self.faster is not None:
+            return bool(self.equal and not self.error and self.faster)
         return bool(self.equal and not self.error and self.speedup and self.speedup > 1.0)
 
     def to_dict(self) -> dict[str, Any]:
