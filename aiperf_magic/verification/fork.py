@@ -72,6 +72,7 @@ class ForkRunner:
         self.current = 0  # the trial process running now
         self.workers: dict[str, tuple[int, int, int]] = {}  # side -> (pid, command fd, result fd); pid 0: none
         self.notes: list[str] = []
+        self.tick: Callable[[], None] | None = None  # called about every 50 ms while the kernel waits on a trial
 
     def start(self) -> None:
         self.folder = os.path.realpath(tempfile.mkdtemp(prefix="aiperf-try-"))
@@ -214,6 +215,8 @@ class ForkRunner:
                 return msg
             if self.cancel():
                 raise Cancelled()
+            if self.tick is not None:
+                self.tick()
             if deadline is not None and time.monotonic() >= deadline:
                 return None
             if watch and floor and _available() < floor:
