@@ -12,7 +12,7 @@ import errno
 import os
 import traceback
 
-from . import guard, landlock
+from . import guard, isolate, landlock
 from .runner import run
 from .trial import (
     Outcome,
@@ -37,8 +37,10 @@ def protect(plan: Plan, folder: str) -> list[str]:
         return []
     notes = []
     why = landlock.restrict(folder)
-    if why is not None:
-        notes.append(f"writes by native code are not blocked ({why}); Python-level writes are")
+    if why is None:
+        isolate.ENFORCED.append("landlock")
+    else:  # the syscall filter then refuses every write by path, even to the trial's temporary folder
+        isolate.UNCOVERED.append(f"writes to the trial's temporary folder ({why}: they are refused too)")
     guard.install_in_child(folder)
     return notes
 
@@ -102,6 +104,8 @@ def _native_refusal(error: str | None, plan: Plan, side: str) -> str | None:
         what = "writes through a file, socket or pipe opened before the cell"
     elif os.strerror(errno.EACCES) in last or "Permission denied" in last:
         what = "writes to a file or connects to the network from native code"
+    elif os.strerror(errno.EPERM) in last:
+        what = "makes a call the trial's syscall filter refuses (a connection, a command, a signal or a write)"
     else:
         return None
     line = _last_cell_line(error, side)

@@ -7,27 +7,58 @@ shared memory maps. :func:`detach` runs once in the trial process before any use
 - stdin reads nothing; stdout/stderr go to /dev/null (C-level output too); ``sys.stdout`` and
   ``sys.stderr`` discard what Python prints; the kernel's output streams, message sending and
   ``input()`` are replaced, so nothing reaches the notebook's sockets;
-- every inherited regular file is reopened read-only at the same offset (reads keep working, the
-  kernel's offset never moves, writes fail); inherited sockets and pipes become a read-only
-  /dev/null (a write fails);
-- writable shared memory maps (a writable ``np.memmap``, shared memory) become read-only: a write
-  kills the trial, never the shared data;
+- every inherited descriptor is replaced by a private, read-only one: regular files and folders
+  are reopened read-only at the same offset (reads keep working, the kernel's offset never moves,
+  writes fail); sockets, pipes, FIFOs, terminals, serial ports and other devices become a
+  read-only /dev/null, so a write through a handle opened in an earlier cell fails in the kernel;
+- shared memory maps (a writable ``np.memmap``, shared memory) become read-only in a way the trial
+  cannot undo: a write kills the trial, never the shared data;
 - the trial is the first candidate of the out-of-memory killer; GNU OpenMP pools, which hang after
   a fork, are bypassed by running torch on one thread.
+
+:func:`lock_down` then runs in each trial process, last before the cell: the syscall filter of
+:mod:`.seccomp`, which also refuses writes through every descriptor the trial inherited.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import io
 import os
 import stat
 import sys
 from typing import Any
 
+from . import shared_memory
+from .descriptors import neutralise, open_fds
 from .guard import STATE, refuse
 from .runner import Discard
+
+ENFORCED: list[str] = []  # what the operating system enforces in this copy: "landlock", "seccomp", "descriptors"
+UNCOVERED: list[str] = []  # what this copy could not protect for good, in words
+
+
+def lock_down(keep: set[int], folder_fd: int = -1) -> None:
+    """The last step before a trial's code runs: the syscall filter, built for this process.
+
+    Every descriptor open now, but the trial's own pipes (``keep``) and standard streams, counts as
+    inherited: no write-like call may use it. Without Landlock (see :data:`ENFORCED`), writes by
+    path are refused too, except opens relative to ``folder_fd``.
+    """
+    from . import seccomp
+
+    if seccomp.machine() is None:
+        UNCOVERED.append("native code's connections, commands and signals (no syscall filter on this system)")
+        return
+    inherited = {fd for fd in open_fds() if fd > 2 and fd not in keep and fd != folder_fd}
+    paths = "landlock" not in ENFORCED
+    policy = seccomp.Policy(pid=os.getpid(), inherited=inherited, paths=paths, folder_fd=folder_fd)
+    try:
+        seccomp.install(policy)
+    except OSError as exc:
+        UNCOVERED.append(f"native code's connections, commands and signals (the syscall filter was refused: {exc})")
+        return
+    ENFORCED.append("seccomp")
 
 
 def detach(keep: set[int]) -> list[str]:
@@ -39,10 +70,11 @@ def detach(keep: set[int]) -> list[str]:
     _oom_first()
     _stdio()
     _patch_kernel()
-    for fd in _fds():
+    notes += shared_memory.protect(UNCOVERED)  # first: a mapped file is found again through the descriptors
+    for fd in open_fds():
         if fd > 2 and fd not in keep:
-            _neutralise(fd)
-    notes += _protect_shared_maps()
+            neutralise(fd)
+    ENFORCED.append("descriptors")
     torch = sys.modules.get("torch")
     if torch is not None:
         with contextlib.suppress(Exception):
@@ -52,11 +84,11 @@ def detach(keep: set[int]) -> list[str]:
 
 def private_files(keep: set[int]) -> None:
     """Give this process its own offset in every inherited regular file (one per trial process)."""
-    for fd in _fds():
+    for fd in open_fds():
         if fd > 2 and fd not in keep:
             with contextlib.suppress(OSError):
                 if stat.S_ISREG(os.fstat(fd).st_mode):
-                    _neutralise(fd)
+                    neutralise(fd)
 
 
 def _oom_first() -> None:
@@ -130,71 +162,3 @@ def _shell_escape(original: Any) -> Any:
         return original(cmd, *args, **kwargs)
 
     return run
-
-
-def _fds() -> list[int]:
-    try:
-        return sorted(int(n) for n in os.listdir("/proc/self/fd"))
-    except OSError:  # not Linux: probe the usual range
-        return [fd for fd in range(3, 256) if _is_open(fd)]
-
-
-def _is_open(fd: int) -> bool:
-    try:
-        os.fstat(fd)
-    except OSError:
-        return False
-    return True
-
-
-def _neutralise(fd: int) -> None:
-    try:
-        info = os.fstat(fd)
-    except OSError:
-        return
-    replacement = -1
-    try:
-        if stat.S_ISREG(info.st_mode):
-            path = os.readlink(f"/proc/self/fd/{fd}") if os.path.isdir("/proc/self/fd") else ""
-            try:
-                replacement = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-                if os.fstat(replacement).st_ino != info.st_ino:
-                    raise OSError("replaced")
-                os.lseek(replacement, os.lseek(fd, 0, os.SEEK_CUR), os.SEEK_SET)
-            except OSError:
-                if replacement >= 0:
-                    os.close(replacement)
-                replacement = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
-        elif stat.S_ISSOCK(info.st_mode) or stat.S_ISFIFO(info.st_mode):
-            replacement = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
-        else:
-            return  # directories, devices, event fds: nothing the trial could change through them
-        os.dup2(replacement, fd, inheritable=False)
-    except OSError:
-        pass
-    finally:
-        if replacement >= 0:
-            os.close(replacement)
-
-
-def _protect_shared_maps() -> list[str]:
-    """Make writable shared mappings read-only; returns a note per mapping protected."""
-    try:
-        with open("/proc/self/maps") as fh:
-            lines = fh.read().splitlines()
-    except OSError:
-        return []
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.mprotect.argtypes = (ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int)
-    protected = []
-    for line in lines:
-        parts = line.split(None, 5)
-        if len(parts) < 5 or parts[1][1] != "w" or parts[1][3] != "s":
-            continue
-        lo, hi = (int(x, 16) for x in parts[0].split("-"))
-        if libc.mprotect(lo, hi - lo, 1) == 0:  # PROT_READ
-            protected.append(parts[5].strip() if len(parts) > 5 else "anonymous shared memory")
-    if protected:
-        names = ", ".join(sorted(set(protected))[:3])
-        return [f"memory shared with files or processes was read-only in the trials ({names})"]
-    return []

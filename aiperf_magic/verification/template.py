@@ -39,6 +39,10 @@ def main(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: Any, workers: d
     os.environ["TMPDIR"] = folder
     tempfile.tempdir = folder
     notes += child.protect(plan, folder)  # Landlock and the audit hook, inherited by every trial
+    # without Landlock the syscall filter refuses writes by path, but for opens relative to the folder
+    folder_fd = -1 if plan.allow_io or "landlock" in isolate.ENFORCED else _folder_fd(folder)
+    own = {fd for fd in (folder_fd,) if fd >= 0}
+    lock = None if plan.allow_io else folder_fd  # what each trial's lock-down gets; None: no filter
     send(rep_w, {"notes": notes})
     last = 0
     serving: list[int] = []
@@ -54,12 +58,13 @@ def main(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: Any, workers: d
         if msg["op"] == "serve":
             cmd, res = workers[msg["side"]]
             body = functools.partial(_serve, plan, folder, msg["side"], cmd, res, state)
-            pid = _fork(body, {cmd, res}, _all(cmd_r, rep_w, worker_fds))
+            pid = _fork(body, {cmd, res} | own, _all(cmd_r, rep_w, worker_fds), lock)
             serving.append(pid)
             send(rep_w, {"pid": pid})
             continue
         r, w = os.pipe()
-        pid = _fork(functools.partial(_one, plan, folder, msg, w, state), {w}, _all(cmd_r, rep_w, worker_fds, r))
+        body = functools.partial(_one, plan, folder, msg, w, state)
+        pid = _fork(body, {w} | own, _all(cmd_r, rep_w, worker_fds, r), lock)
         os.close(w)
         send(rep_w, {"pid": pid})
         out = recv(r)  # the result arrives before the trial's teardown, which need not be waited for
@@ -79,7 +84,15 @@ def _all(*parts: Any) -> set[int]:
     return out
 
 
-def _fork(body: Any, keep: set[int], all_fds: set[int]) -> int:  # pragma: no cover - forks
+def _folder_fd(folder: str) -> int:
+    try:
+        return os.open(folder, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
+    except (OSError, AttributeError):  # no O_PATH (not Linux): no syscall filter there either
+        return -1
+
+
+def _fork(body: Any, keep: set[int], all_fds: set[int], folder_fd: int | None) -> int:  # pragma: no cover - forks
+    """A trial process running ``body``; ``folder_fd`` is None when no syscall filter is wanted."""
     pid = os.fork()
     if pid == 0:
         code = 70
@@ -88,6 +101,8 @@ def _fork(body: Any, keep: set[int], all_fds: set[int]) -> int:  # pragma: no co
             os.setpgid(0, 0)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             isolate.private_files(keep=keep)
+            if folder_fd is not None:
+                isolate.lock_down(keep, folder_fd)
             body()
             code = 0
         finally:
@@ -107,6 +122,7 @@ def _one(plan: Plan, folder: str, msg: dict[str, Any], w: int, state: Any) -> No
             out = child.run_one(plan, msg["side"], msg["first"], folder, [])
     except BaseException as exc:  # report, then end this process
         out = child.crash_outcome(exc)
+    out.sandbox, out.uncovered = list(isolate.ENFORCED), list(isolate.UNCOVERED)
     send(w, out)
 
 

@@ -50,6 +50,8 @@ class Outcome:
     uncomparable: list[str] = field(default_factory=list)  # values of the original that could not travel
     notes: list[str] = field(default_factory=list)
     uses_torch: bool = False
+    sandbox: list[str] = field(default_factory=list)  # what the operating system enforced in this run's process
+    uncovered: list[str] = field(default_factory=list)  # and what it could not, in words
 
 
 def compared_names(plan: Plan, ns: dict[str, Any], notes: list[str] | None = None) -> list[str]:
