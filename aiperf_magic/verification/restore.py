@@ -18,107 +18,39 @@ import io
 import os
 import random
 import sys
-import sysconfig
 import types
 from typing import Any
 
+from .reach import Reach
 from .sandbox import ATOMIC, SHARED, Refused, copy_value, size_of
 
-LIBRARY_ROOTS = tuple(
-    {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, *sysconfig.get_paths().values()) if p}
-)
-MAX_FUNCTIONS = 500
 
-
-def is_user_code(code: types.CodeType) -> bool:
-    name = code.co_filename
-    if name.startswith("<frozen") or name.startswith("<aiperf"):
-        return name.startswith("<aiperf")
-    if name.startswith("<"):  # <ipython-input-...>, <string>: written in the notebook
-        return True
-    return not os.path.realpath(name).startswith(LIBRARY_ROOTS)
-
-
-def _code_names(code: types.CodeType) -> set[str]:
-    names = set(code.co_names)
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            names |= _code_names(const)
-    return names
-
-
-class Snapshot:
+class Snapshot(Reach):
     """Saved state to put back after each in-process run."""
 
     def __init__(self, namespace: dict[str, Any], codes: list[types.CodeType], limit_bytes: int) -> None:
+        super().__init__()
         self.slots: list[tuple[dict[str, Any], str, bool, Any, Any]] = []
         self.cells: list[tuple[Any, Any, Any]] = []
-        self.functions = 0
         self._memo: dict[int, Any] = {}
-        self._seen: set[int] = set()
         self._bytes = 0
         self._limit = limit_bytes
         self.rng = _rng_state()
         self.cwd = os.getcwd()
         self.environ = dict(os.environ)
         self.path = list(sys.path)
-        for code in codes:  # the cell's own names are sandbox copies: only what they lead to is saved
-            self._walk_code(code, namespace, slots=False)
+        for code in codes:
+            self.code(code, namespace, top=True)
 
-    # --- what to save ------------------------------------------------------------------------
+    # --- what to save (the walk itself is :class:`.reach.Reach`) --------------------------------
 
-    def _walk_code(self, code: types.CodeType, globals_: dict[str, Any], slots: bool = True) -> None:
-        names = _code_names(code)
-        for name in names:
-            if name in globals_:
-                if slots:
-                    self._slot(globals_, name)
-                value = globals_[name]
-                if isinstance(value, types.ModuleType):
-                    for attr in names & set(vars(value)):
-                        self._follow(vars(value)[attr])
-                else:
-                    self._follow(value)
+    def found_global(self, globals_: dict[str, Any], name: str, top: bool) -> None:
+        if not top:  # the cell's own names are sandbox copies: only what they lead to is saved
+            value = globals_[name]
+            self.slots.append((globals_, name, True, value, self._save(value, name)))
 
-    def _follow(self, value: Any) -> None:
-        if id(value) in self._seen or self.functions >= MAX_FUNCTIONS:
-            return
-        self._seen.add(id(value))
-        if isinstance(value, types.MethodType):
-            return self._follow(value.__func__)
-        if isinstance(value, (staticmethod, classmethod)):
-            return self._follow(value.__func__)
-        if isinstance(value, property):
-            for f in (value.fget, value.fset, value.fdel):
-                if f is not None:
-                    self._follow(f)
-            return None
-        if isinstance(value, type):
-            for attr in vars(value).values():
-                if isinstance(attr, (types.FunctionType, staticmethod, classmethod, property)):
-                    self._follow(attr)
-            return None
-        if isinstance(value, types.FunctionType) and is_user_code(value.__code__):
-            self.functions += 1
-            for cell in value.__closure__ or ():
-                self._cell(cell)
-            self._walk_code(value.__code__, value.__globals__)
-            return None
-        if not isinstance(value, (*ATOMIC, *SHARED)) and is_user_code_type(type(value)):
-            self._follow(type(value))  # methods of the user's own classes, called on instances
-        return None
-
-    def _slot(self, globals_: dict[str, Any], name: str) -> None:
-        value = globals_[name]
-        self.slots.append((globals_, name, True, value, self._save(value, name)))
-
-    def _cell(self, cell: Any) -> None:
-        try:
-            value = cell.cell_contents
-        except ValueError:
-            return
+    def found_cell(self, cell: Any, value: Any) -> None:
         self.cells.append((cell, value, self._save(value, "a closure variable")))
-        self._follow(value)
 
     def _save(self, value: Any, name: str) -> Any:
         if isinstance(value, (*ATOMIC, *SHARED, tuple, frozenset)):
@@ -159,15 +91,6 @@ class Snapshot:
             cell.cell_contents = ref
             if saved is not None:
                 _put_back(ref, saved)
-
-
-def is_user_code_type(cls: type) -> bool:
-    module = sys.modules.get(cls.__module__)
-    return cls.__module__ == "__main__" or (
-        module is not None
-        and getattr(module, "__file__", None) is not None
-        and not os.path.realpath(module.__file__ or "").startswith(LIBRARY_ROOTS)
-    )
 
 
 def _writable(fh: io.IOBase) -> bool:
