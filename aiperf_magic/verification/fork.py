@@ -73,6 +73,8 @@ class ForkRunner:
         self.workers: dict[str, tuple[int, int, int]] = {}  # side -> (pid, command fd, result fd); pid 0: none
         self.notes: list[str] = []
         self.tick: Callable[[], None] | None = None  # called about every 50 ms while the kernel waits on a trial
+        self.sandbox: list[str] = []  # what the operating system enforced in the trials
+        self.uncovered: list[str] = []  # what it could not, in words
 
     def start(self) -> None:
         self.folder = os.path.realpath(tempfile.mkdtemp(prefix="aiperf-try-"))
@@ -127,6 +129,8 @@ class ForkRunner:
             return Outcome(timed_out=True, seconds=limit or 0.0)
         self.current = 0
         out = _decode(done)
+        if out.sandbox and not self.sandbox:  # what the operating system enforced, the same in every trial
+            self.sandbox, self.uncovered = list(out.sandbox), list(out.uncovered)
         if out.crashed and "SIGSEGV" in out.crashed and any("read-only in the trials" in n for n in self.notes):
             out.blocked, out.crashed = "the cell writes to memory shared with a file or another process", None
         return out

@@ -25,6 +25,10 @@ from .sandbox import sandbox
 from .trial import Outcome, Plan, compare, compared_names, holds_tensors
 
 SNAPSHOT_LIMIT = 1 << 30
+IN_PROCESS_UNCOVERED = (
+    "native code (C extensions, ctypes): its writes, connections and commands are not refused in this kernel",
+    "objects the cell changes other than through the globals of its functions are not put back",
+)
 _SQL_WRITES = frozenset({*range(1, 19), 23, 24, 26, 27, 28, 29, 30})  # create/drop/insert/update/delete/attach/alter
 
 
@@ -42,6 +46,8 @@ class InProcessRunner:
         self.ns_before: dict[str, Any] | None = None
         self.names: list[str] = []
         self.connections: list[Any] = []
+        self.sandbox: list[str] = []  # nothing is enforced by the operating system in this process
+        self.uncovered = list(IN_PROCESS_UNCOVERED) if reason else []
         self.notes = (
             [
                 f"isolation is partial: the trials ran in this kernel because {reason}; RNG states and the "
@@ -67,7 +73,7 @@ class InProcessRunner:
         torch = sys.modules.get("torch")
         if cuda_peak and torch is not None:
             torch.cuda.reset_peak_memory_stats()
-        trace = first and not cuda_peak and not holds_tensors(ns, self.plan.inputs)
+        trace = first and self.plan.trace_first and not cuda_peak and not holds_tensors(ns, self.plan.inputs)
         try:
             with self._guard():
                 result = run(self.plan.codes[side], ns, limit, trace_memory=trace)

@@ -27,6 +27,7 @@ import io
 import os
 import stat
 import sys
+import threading
 from typing import Any
 
 from . import shared_memory
@@ -75,11 +76,34 @@ def detach(keep: set[int]) -> list[str]:
         if fd > 2 and fd not in keep:
             neutralise(fd)
     ENFORCED.append("descriptors")
+    repair_thread_pools()
     torch = sys.modules.get("torch")
     if torch is not None:
         with contextlib.suppress(Exception):
             torch.set_num_threads(1)
     return notes
+
+
+def repair_thread_pools() -> None:
+    """Thread pools made before the fork start fresh threads in this copy instead of waiting forever.
+
+    A ``ThreadPoolExecutor`` counts the threads it started; none of them exists in a forked copy, so
+    it would queue work for threads that never come. Its dead threads are forgotten (and the idle
+    count reset) before it decides whether to start one: the work then runs here, inside the trial.
+    """
+    thread = sys.modules.get("concurrent.futures.thread")
+    if thread is None:
+        return
+    original = thread.ThreadPoolExecutor._adjust_thread_count
+
+    def adjust(self: Any) -> None:
+        alive = {t for t in self._threads if t.is_alive()}
+        if len(alive) != len(self._threads):
+            self._threads = alive
+            self._idle_semaphore = threading.Semaphore(0)
+        original(self)
+
+    thread.ThreadPoolExecutor._adjust_thread_count = adjust
 
 
 def private_files(keep: set[int]) -> None:
