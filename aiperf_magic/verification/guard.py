@@ -94,19 +94,19 @@ def describe(event: str, args: tuple[Any, ...], allowed_dir: str) -> str | None:
     if event == "open":
         return _open(args, allowed_dir)
     if event == "sqlite3.connect":
-        db = os.fsdecode(args[0]) if isinstance(args[0], (str, bytes, os.PathLike)) else str(args[0])
-        memory = db in ("", ":memory:") or (db.startswith("file:") and "memory" in db)
-        return None if memory or _inside(db, allowed_dir) else f"opens the SQLite database {db}"
+        from .sqlite_guard import describe_connect
+
+        return describe_connect(args[0], allowed_dir)
     if event == "mmap.__new__":  # (fileno, length, flags, prot) or (fileno, length, access, offset)
         fileno = args[0]
         shared_write = fileno != -1 and _mmap_writes(args)
         return "maps a file for writing (shared memory)" if shared_write else None
     if event in _PATH_EVENTS:
         path = _path(args[0])
-        return None if _inside(path, allowed_dir) else _PATH_EVENTS[event].format(path)
+        return None if inside(path, allowed_dir) else _PATH_EVENTS[event].format(path)
     if event in _TWO_PATH_EVENTS:
         src, dst = _path(args[0]), _path(args[1])
-        if _inside(dst, allowed_dir) and (event != "os.rename" or _inside(src, allowed_dir)):
+        if inside(dst, allowed_dir) and (event != "os.rename" or inside(src, allowed_dir)):
             return None
         return _TWO_PATH_EVENTS[event].format(src, dst)
     if event in _NET_EVENTS:
@@ -128,7 +128,7 @@ def _open(args: tuple[Any, ...], allowed_dir: str) -> str | None:
     if isinstance(path, int):
         return None if path in (1, 2) else "writes to an open file descriptor"
     name = _path(path)
-    if name == os.devnull or _inside(name, allowed_dir):
+    if name == os.devnull or inside(name, allowed_dir):
         return None
     if "__pycache__" in name:  # an import caching bytecode: refused quietly (importlib ignores OSError)
         raise PermissionError(13, "aiperf trial: bytecode cache not written", name)
@@ -143,7 +143,7 @@ def _path(value: Any) -> str:
         return str(value)
 
 
-def _inside(path: str, folder: str) -> bool:
+def inside(path: str, folder: str) -> bool:
     if not folder:
         return False
     real = os.path.realpath(path)
@@ -214,6 +214,9 @@ def install_in_child(allowed_dir: str) -> None:
     if not _installed:
         sys.addaudithook(_hook)
         _installed = True
+    from .sqlite_guard import patch
+
+    patch()
 
 
 def activate() -> None:
@@ -234,6 +237,9 @@ def guarding(allowed_dir: str) -> Iterator[None]:
         if not _installed:
             sys.addaudithook(_hook)
             _installed = True
+    from .sqlite_guard import patch
+
+    patch()
     me = threading.get_ident()
     others = frozenset(t.ident for t in threading.enumerate() if t.ident is not None and t.ident != me)
     STATE.allowed_dir, STATE.exempt, STATE.blocked = os.path.realpath(allowed_dir), others, None

@@ -4,7 +4,9 @@ A copy of the kernel cannot use what lives outside it: a Dask or Ray cluster, a 
 pool made in an earlier cell (its workers are other processes, or threads a fork does not copy), a
 connection to a database or server, a serial port, a pipe to another process, a file opened for
 writing. A trial would either repeat the work for real (in this kernel) or wait forever (in a copy).
-So the cell is refused at once, with the line and the reason, unless the user allows I/O.
+So the cell is refused at once, with the line and the reason, unless the user allows I/O. Files,
+devices and pipes opened earlier are refused up front only for in-process trials: a forked copy
+holds them read-only, so its reads work and the operating system refuses its writes.
 
 Found from the objects themselves, not from names: the cell's names and everything the user
 functions it calls can reach (:class:`.reach.Reach`), then a bounded walk into those objects'
@@ -38,6 +40,7 @@ KERNEL_ROOTS = frozenset(
 DATA_ROOTS = frozenset({"numpy", "pandas", "torch", "scipy", "pyarrow", "polars"})  # data: nothing to find inside
 MAX_OBJECTS, MAX_DEPTH, MAX_ITEMS, MAX_SECONDS = 20_000, 5, 64, 0.5
 _HARMLESS_DEVICES = {(1, 3), (1, 5), (1, 7), (1, 8), (1, 9)}  # null, zero, full, random, urandom
+OS_GUARDED = frozenset({"file", "device", "pipe"})  # descriptors a forked copy holds read-only
 CLUSTER = "sends work to a {} cluster; a copy of the kernel cannot reach it without repeating the work"
 
 
@@ -62,6 +65,8 @@ def find(namespace: dict[str, Any], python: str, in_process: bool = False) -> li
         if name not in namespace or time.monotonic() > walk.deadline:
             continue
         found = walk.name(namespace, name)
+        if found is not None and not in_process and found[0] in OS_GUARDED:
+            continue  # a forked copy reads it and cannot write through it: the operating system refuses
         if found is not None and all(o.what != found[1] for o in out):
             out.append(Outside(line, found[1], found[0]))
     return out
