@@ -39,9 +39,35 @@ def headline(c: Comparison) -> str:
         return "Results differ" + (f" ({c.difference})" if c.difference else "") + "; the rewrite is not accepted."
     if c.speedup is None:
         return "Results are equal; no timing was taken."
-    if c.better:
-        return f"Results are equal and the rewrite is {c.speedup:.1f}x faster."
-    return f"Results are equal but the rewrite is slower ({c.speedup:.2f}x)."
+    if c.faster is None:  # a Comparison made without the timing rule (by hand, or kept from before it)
+        if c.better:
+            return f"Results are equal and the rewrite is {c.speedup:.1f}x faster."
+        return f"Results are equal but the rewrite is slower ({c.speedup:.2f}x)."
+    return "Results are equal" + timing_verdict(c) + "."
+
+
+def timing_verdict(c: Comparison) -> str:
+    """What the timing rule said, as the end of the headline (``faster``, ``slower``, no difference)."""
+    s = c.speedup or 0.0
+    if c.faster and c.speedup_low is not None:
+        return f" and the rewrite is {s:.1f}x faster (at least {_x(c.speedup_low)}, beyond the runs' noise)"
+    if c.speedup_low is None or c.speedup_high is None:
+        runs = f"{c.repeat} timed run{'s' if c.repeat != 1 else ''} of each"
+        return f"; too few timed runs to tell the times apart ({s:.2f}x from {runs})"
+    if c.speedup_high < 1.0:
+        return f" but the rewrite is slower ({s:.2f}x; at most {_x(c.speedup_high)}, beyond the runs' noise)"
+    return f"; no measurable difference in time ({s:.2f}x; the runs allow {_x(c.speedup_low)} to {_x(c.speedup_high)})"
+
+
+def interval(c: Comparison) -> str:
+    """The speedup's interval, when the timing rule gave one: " (interval 2.91x to 4.10x)"."""
+    if c.speedup_low is None or c.speedup_high is None:
+        return ""
+    return f" (interval {_x(c.speedup_low)} to {_x(c.speedup_high)})"
+
+
+def _x(v: float) -> str:
+    return f"{v:.2f}x" if v < 10 else f"{v:.0f}x"
 
 
 def where(c: Comparison) -> str:
@@ -66,7 +92,8 @@ def render_comparison_text(c: Comparison) -> str:
         out.append(f"{'':<12} {'before':>12} {'after':>22}")
         out += [f"{name:<12} {b:>12} {a:>22}" for name, b, a in rows(c)]
         out.append(
-            f"speedup {c.speedup:.2f}x, median of {c.repeat} timed runs each; equal: {'yes' if c.equal else 'no'}"
+            f"speedup {c.speedup:.2f}x{interval(c)}, median of {c.repeat} timed runs each; "
+            f"equal: {'yes' if c.equal else 'no'}"
         )
         out.append(where(c))
     if c.error:
@@ -86,7 +113,7 @@ def render_comparison_html(c: Comparison) -> str:
         body = "".join(f"<tr><td>{escape(n)}</td><td>{escape(b)}</td><td>{escape(a)}</td></tr>" for n, b, a in rows(c))
         parts.append(f"<table><tr><th></th><th>before</th><th>after</th></tr>{body}</table>")
         parts.append(
-            f"<div>speedup <b>{c.speedup:.2f}x</b>, median of {c.repeat} timed runs each; "
+            f"<div>speedup <b>{c.speedup:.2f}x</b>{escape(interval(c))}, median of {c.repeat} timed runs each; "
             f"equal: {'yes' if c.equal else 'no'}</div><div>{escape(where(c))}</div>"
         )
     if c.error:

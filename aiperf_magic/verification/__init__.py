@@ -20,9 +20,10 @@ from ..report import Comparison
 from .compare import TOLERANCES
 from .fork import Cancelled, ForkRunner, OutOfMemory, fork_available
 from .inprocess import InProcessRunner
+from .pace import estimate, kernel_note, traces_first
 from .precheck import hints, kernel_changing_lines
 from .sandbox import Refused, missing, reads_and_writes, size_of
-from .schedule import FIRST_LIMIT_S, Progress, Schedule, describe_isolation, estimate, planned_runs
+from .schedule import FIRST_LIMIT_S, Progress, Schedule, describe_isolation, planned_runs
 from .trial import Plan
 
 __all__ = ["fork_available", "planned_runs", "verify"]
@@ -45,23 +46,29 @@ def verify(
     expected_s: float | None = None,
     isolation: str = "auto",
     first_line: int = 1,
+    budget_s: float | None = None,
 ) -> Comparison:
     """Run ``before`` and ``after`` from the state in ``namespace``, compare them, time them.
 
-    Each version runs once for its values and peak memory, then ``repeat`` times, interleaved, for
-    the timings: ``planned_runs(repeat)`` times in all. ``compare`` names the values to compare
-    (default: what the original cell writes, plus the data it reads, since a cell may change its
+    Each version runs once for its values and peak memory, then up to ``repeat`` times, interleaved,
+    for the timings: ``planned_runs(repeat)`` times at most. A long cell runs fewer: the Try stays
+    within ``budget_s`` (default: 3x the original's time plus 1 s, at least 4 s; ``float("inf")``
+    runs all ``repeat``, as ``allow_io`` always does). ``Comparison.faster`` says whether the rewrite
+    is faster beyond the runs' noise (the rule is in :mod:`.noise`). ``compare`` names the values to
+    compare (default: what the original cell writes, plus the data it reads, since a cell may change its
     inputs in place). A rewrite that runs past ``timeout_s`` (default 10x the original's time, at
     least 10 s) is stopped and reported.
 
-    Trials never repeat a cell's external side effects: the first refused write, connection or
-    command stops the Try and ``Comparison.blocked`` says what and where. ``allow_io=True`` lets
-    them happen, for real, ``planned_runs(repeat)`` times per version. ``progress(done, total, text)``
-    is called once the state is captured (``done == 0``; ``text`` gives the cost when known) and
-    after every run. ``cancel`` (a callable or a ``threading.Event``) is polled while trials run;
+    Trials never repeat a cell's external side effects: the first refused write, connection or command
+    stops the Try and ``Comparison.blocked`` says what and where. ``allow_io=True`` lets them happen,
+    for real, ``planned_runs(repeat)`` times per version. ``progress(done, total, text)`` is called once
+    the state is captured (``done == 0``; ``text`` gives the cost when known), as each run starts ("run
+    k of n", the time left), and about once a second while a forked run is in progress (``done`` counts
+    the runs finished). ``cancel`` (a callable or a ``threading.Event``) is polled while trials run;
     Ctrl-C has the same effect: the trials stop and the Comparison says so. ``expected_s`` (the
-    original's measured time) sizes the cost estimate and the first run's time limit.
-    ``isolation`` forces ``"in-process"`` trials (or ``"process"``; default ``"auto"``).
+    original's measured time) sizes the cost estimate, the budget and the first run's time limit; from
+    0.4 s on, the first runs are not traced for memory and count as timing samples. ``isolation`` forces
+    ``"in-process"`` trials (or ``"process"``; default ``"auto"``).
     ``first_line`` is the number the user sees on the first line of ``before`` (2 under a
     ``%%aiperf`` line), so that "line N" in what Try says is the line of the cell as shown.
     """
@@ -97,6 +104,7 @@ def verify(
             "before": {h.line: h.what for h in hints(before, py_before)},
             "after": {h.line: h.what for h in hints(after, py_after)},
         },
+        trace_first=traces_first(expected_s),
     )
     can_fork, why = fork_available()
     if isolation == "in-process" or not can_fork:
@@ -117,8 +125,9 @@ def verify(
         if result.isolation == "process"
         else InProcessRunner(plan, why)
     )
-    schedule = Schedule(runner, plan, result, progress)
-    cost_s, cost = estimate(expected_s, repeat)
+    fit = budget_s if not allow_io else float("inf")  # --allow-io runs exactly the announced count
+    schedule = Schedule(runner, plan, result, progress, expected_s, fit)
+    cost_s, cost = estimate(expected_s, repeat, fit is None)
     if cost_s is not None and cost_s > 5:
         result.notes.append(f"estimated cost before starting: {cost}")
     first_limit = max(60.0, 20 * expected_s) if expected_s else FIRST_LIMIT_S
@@ -137,15 +146,17 @@ def verify(
     finally:
         runner.close()
     result.notes += runner.notes
-    if result.isolation == "process" and "torch" in sys.modules and "torch" in before + after:
+    one_thread = result.isolation == "process" and "torch" in sys.modules and "torch" in before + after
+    if one_thread:
         result.notes.append("torch ran on one CPU thread in the trials (OpenMP thread pools do not survive a fork)")
+    differs = kernel_note(expected_s, schedule.times_b, ["torch ran on one CPU thread here"] if one_thread else [])
     if result.blocked:
         result.notes.append(_blocked_advice(result, plan, repeat))
     elif not result.refused:
         result.notes += [
             describe_isolation(result, plan),
-            "wall time: median of the timed runs (the first run of each is for values and memory)"
-            + (", CUDA-synchronised" if _cuda_used() else ""),
+            *([differs] if differs else []),
+            schedule.timing_how() + (", CUDA-synchronised" if _cuda_used() else ""),
             *schedule.peak_how,
             "printed output of the runs is discarded",
             "compared: "

@@ -49,18 +49,18 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     """Run ``side`` once in this process; the first run of each side also gives values and memory."""
     ns = plan.namespace
     guard.STATE.blocked = None  # a refusal recorded in the kernel by an earlier in-process Try is not ours
-    torch_peak = first and holds_tensors(ns, plan.inputs)
-    start_rss = rss_now() if torch_peak else None  # a fresh fork's high-water mark starts here
+    rss_peak = first and (holds_tensors(ns, plan.inputs) or not plan.trace_first)
+    start_rss = rss_now() if rss_peak else None  # a fresh fork's high-water mark starts here
     if not plan.allow_io:
         guard.activate()
-    result = run(plan.codes[side], ns, None, trace_memory=first and not torch_peak)
+    result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
     out = Outcome(seconds=result.seconds, error=result.error, notes=notes)
     out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan, side)
     if out.blocked:
         out.error = None
         return out
     if first:
-        if torch_peak:
+        if rss_peak:
             out.peak_bytes, out.peak_how = rss_peak_growth(start_rss), "rss"
         else:
             out.peak_bytes, out.peak_how = result.peak_bytes, "tracemalloc"

@@ -1,8 +1,11 @@
 """The order of a Try's runs and how their outcomes fill a Comparison.
 
 First run of each version: its values are compared and its peak memory measured (the original's
-values decide what is compared). Then ``repeat`` timed runs of each, interleaved, so that drift in
-the machine's load hits both sides alike. The same schedule drives forked and in-process trials.
+values decide what is compared). Then timed rounds, one run of each version, alternating A B, B A,
+so that drift in the machine's load hits both sides alike: at most ``repeat`` rounds, fewer when the
+next would take the Try past its budget (:mod:`.pace`). The timing rule (:mod:`.noise`) then says
+whether the rewrite is faster beyond the runs' noise. The same schedule drives forked and
+in-process trials.
 """
 
 from __future__ import annotations
@@ -13,12 +16,14 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..report import Comparison
+from . import noise
+from .pace import Pace, Progress, side_of
 from .trial import Outcome, Plan
 
 MIN_TIMEOUT_S = 10.0
 FIRST_LIMIT_S = 600.0  # the original's first trial, when its duration is not known in advance
 
-Progress = Callable[[int, int, str], None]
+__all__ = ["FIRST_LIMIT_S", "Progress", "Schedule", "describe_isolation", "planned_runs"]
 
 
 class Runner(Protocol):
@@ -36,29 +41,43 @@ def planned_runs(repeat: int) -> int:
 
 
 class Schedule:
-    def __init__(self, runner: Runner, plan: Plan, result: Comparison, progress: Progress | None) -> None:
+    def __init__(
+        self,
+        runner: Runner,
+        plan: Plan,
+        result: Comparison,
+        progress: Progress | None,
+        expected_s: float | None = None,
+        budget_s: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.runner = runner
         self.plan = plan
         self.result = result
-        self.progress = progress
-        self.total = 2 * planned_runs(result.repeat)
-        self.done = 0
-        self.started = time.monotonic()
+        self.pace = Pace(progress, result.repeat, expected_s, budget_s, clock)
+        if hasattr(runner, "tick"):  # forked trials: progress while the kernel waits on a long run
+            runner.tick = self.pace.tick
         self.peak_how: list[str] = []
+        self.times_b: list[float] = []
+        self.times_a: list[float] = []
+
+    @property
+    def done(self) -> int:
+        return self.pace.done
+
+    @property
+    def total(self) -> int:
+        return self.pace.total
 
     def say(self, text: str) -> None:
-        if self.progress is not None:
-            self.progress(self.done, self.total, text)
+        self.pace.say(text)
 
     def _run(self, side: str, first: bool, limit: float | None) -> Outcome:
+        self.pace.begin(side)
         out = self.runner.run(side, first, limit)
-        self.done += 1
+        self.pace.end(side)
         if side == "before":
             self.result.runs += 1
-        elapsed = time.monotonic() - self.started
-        left = elapsed / self.done * (self.total - self.done)
-        tail = f" (about {left:.0f} s left)" if left >= 2 else ""
-        self.say(f"run {self.done} of {self.total}{tail}")
         return out
 
     def execute(self, timeout_s: float | None, first_limit: float | None) -> None:
@@ -83,20 +102,43 @@ class Schedule:
         if r.error or r.blocked:
             return
         self._peaks(first_b, first_a, first_b.uses_torch)
-        limit_b = max(MIN_TIMEOUT_S, 10 * first_b.seconds)
-        times_b, times_a = [], []
-        for _ in range(r.repeat):
-            b = self._run("before", False, limit_b)
-            if self._stopped(b, "original", limit_b):
-                return
-            a = self._run("after", False, limit)
-            if a.timed_out or a.error or a.blocked or a.crashed:  # a flaky rewrite: its failure, never a time
-                r.timed_out = a.timed_out
-                self._stopped(a, "rewrite", limit)
-                return
-            times_b.append(b.seconds)
-            times_a.append(a.seconds)
+        counted = not self.plan.trace_first  # untraced first runs are timing samples too
+        times_b, times_a = self.times_b, self.times_a
+        if counted:
+            times_b.append(first_b.seconds)
+            times_a.append(first_a.seconds)
+        self.pace.samples_start(first_b.seconds if counted else self.pace.expected_s or first_b.seconds, counted)
+        limits = {"before": max(MIN_TIMEOUT_S, 10 * first_b.seconds), "after": limit}
+        rounds = 0
+        while self.pace.round_fits(rounds, r.repeat, least=0 if times_b else 1):
+            # A B, then B A: a drift in the machine's speed hits both versions alike
+            for side in (side_of(2 + 2 * rounds), side_of(3 + 2 * rounds)):
+                out = self._timed(side, limits[side])
+                if out is None:
+                    return
+                (times_b if side == "before" else times_a).append(out.seconds)
+            rounds += 1
         timings(r, times_b, times_a)
+
+    def _timed(self, side: str, limit: float) -> Outcome | None:
+        """One timed run of ``side``; None when it failed (the Comparison then says how)."""
+        out = self._run(side, False, limit)
+        if side == "before":
+            return None if self._stopped(out, "original", limit) else out
+        if out.timed_out or out.error or out.blocked or out.crashed:  # a flaky rewrite: its failure, never a time
+            self.result.timed_out = out.timed_out
+            self._stopped(out, "rewrite", limit)
+            return None
+        return out
+
+    def timing_how(self) -> str:
+        """How the wall times were taken, for the Comparison's notes."""
+        if self.plan.trace_first:
+            return "wall time: median of the timed runs (the first run of each is for values and memory)"
+        return (
+            "wall time: median of the runs, the first of each included (for a cell this long its peak memory "
+            "is not traced, so that run is not slowed)"
+        )
 
     def _stopped(self, out: Outcome, who: str, limit: float | None) -> bool:
         r = self.result
@@ -125,8 +167,8 @@ class Schedule:
             r.notes.append("with --allow-io the extra run that compares such values in one trial is skipped")
             return
         out = self.runner.compare_fallback()
-        self.done += 2
-        self.total += 2
+        self.pace.done += 2
+        self.pace.extra += 2
         r.runs += 1
         if out.blocked or out.error or out.crashed:
             self._stopped(out, "comparison", None)
@@ -143,6 +185,11 @@ class Schedule:
         if b.peak_bytes is None or a.peak_bytes is None or b.peak_how != a.peak_how:
             if uses_torch:
                 self.peak_how.append("peak memory: not measured (CPU tensors are invisible to tracemalloc)")
+            elif not self.plan.trace_first:
+                self.peak_how.append(
+                    "peak memory: not measured (tracing allocations would slow a cell this long up to 10x, and "
+                    "this kernel's resident high-water mark cannot be read for one run)"
+                )
             return
         r.before_peak_bytes, r.after_peak_bytes = b.peak_bytes, a.peak_bytes
         if b.peak_bytes:
@@ -152,21 +199,29 @@ class Schedule:
                 "tracemalloc": "peak memory: tracemalloc (Python and NumPy allocations) in the first run of each; "
                 "other native allocators are not counted",
                 "rss": "peak memory: growth of the trial process's resident memory in the first run of each "
-                "(torch's CPU allocator included)",
+                + (
+                    "(torch's CPU allocator included)"
+                    if uses_torch
+                    else "(every allocator included; not traced, which would slow a cell this long up to 10x)"
+                ),
                 "cuda": "peak memory: torch.cuda.max_memory_allocated in the first run of each",
             }[b.peak_how]
         )
 
 
 def timings(result: Comparison, times_b: list[float], times_a: list[float]) -> None:
+    """Medians, p95, spread and the timing rule's verdict (``faster``, its interval) from the runs."""
+    result.repeat = len(times_b)
     result.before_s = statistics.median(times_b)
     result.after_s = statistics.median(times_a)
     result.before_p50_s, result.after_p50_s = result.before_s, result.after_s
     result.before_p95_s, result.after_p95_s = _p95(times_b), _p95(times_a)
-    if result.after_s > 0:
-        result.speedup = result.before_s / result.after_s
+    judged = noise.judge(times_b, times_a)
+    result.speedup = judged.speedup
+    result.speedup_low, result.speedup_high, result.faster = judged.low, judged.high, judged.faster
     spread_b = (max(times_b) - min(times_b)) / result.before_s if result.before_s else 0.0
     spread_a = (max(times_a) - min(times_a)) / result.after_s if result.after_s else 0.0
+    result.notes.append(noise.sentence(judged))
     result.notes.append(f"spread (max-min)/median: before {spread_b:.0%}, after {spread_a:.0%}")
 
 
@@ -176,15 +231,6 @@ def _p95(values: list[float]) -> float:
     lo = int(pos)
     hi = min(lo + 1, len(ordered) - 1)
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
-
-
-def estimate(expected_s: float | None, repeat: int) -> tuple[float | None, str]:
-    """(seconds, sentence) for the cost of a Try, from the original's measured time."""
-    runs = planned_runs(repeat)
-    if not expected_s:
-        return None, f"each version runs {runs} times"
-    total = 2 * runs * expected_s
-    return total, f"about {total:.0f} s: each version runs {runs} times and the original took {expected_s:.2g} s"
 
 
 def describe_isolation(result: Comparison, plan: Plan, extra: Any = None) -> str:

@@ -31,6 +31,9 @@ class Plan:
     compare: list[str] | None  # names the caller asked to compare
     allow_io: bool = False
     lines: dict[str, dict[int, str]] = field(default_factory=dict)  # per side: static I/O hints by line
+    # the first run of each version traces allocations for its peak; False for a long cell: its peak is
+    # then the growth of the fresh copy's resident memory, and that run is a timing sample too
+    trace_first: bool = True
 
 
 @dataclass

@@ -71,7 +71,8 @@ def ensure_fix(report: Report, finding: Finding, namespace: dict[str, Any] | Non
 def _try_parser() -> Parser:
     parser = Parser(prog="%aiperf try", add_help=False)
     parser.add_argument("address", metavar=ADDRESS)
-    parser.add_argument("--repeat", metavar="N", type=int, default=5)
+    # without --repeat a Try fits the cell's time (up to 5 timed runs each); with it, exactly N
+    parser.add_argument("--repeat", metavar="N", type=int, default=None)
     parser.add_argument("--timeout", metavar="SECONDS", type=float, default=None)
     parser.add_argument("--allow-io", action="store_true", help="let the cell's writes run (in every run)")
     return parser
@@ -80,6 +81,8 @@ def _try_parser() -> Parser:
 def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
     """Run the last cell and the rewrite of one finding in copies of the kernel; show the Comparison."""
     args = _try_parser().parse_args(argv)
+    asked = args.repeat is not None
+    args.repeat = args.repeat if asked else 5
     if args.repeat < 1 or (args.timeout is not None and not args.timeout > 0):
         raise UsageError("--repeat takes a positive number of runs and --timeout a positive number of seconds")
     report = last_report(ctx)
@@ -104,6 +107,7 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
         progress=show,
         expected_s=report.wall_s or None,
         first_line=report.cell_line(1),
+        budget_s=float("inf") if asked else None,  # the runs the user asked for, however long
     )
     comparison.finding_code = finding.code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")

@@ -238,6 +238,7 @@ class FixAction:
             "allow_io": self.allow_io,
             "progress": self._progress,
             "first_line": self.ctx.report.cell_line(1),
+            "expected_s": self.ctx.report.wall_s or None,  # sizes the Try to the cell's time
         }
         if not self.ctx.tries_in_background():
             self._run(options)

@@ -14,6 +14,10 @@ from ... import units as fmt
 from ...report import Comparison
 from ..comparison import headline
 
+# the note Try adds when the original's time in the trials differs from the %%aiperf run's (the
+# panel's header) beyond the noise: shown under the numbers, not behind the toggle
+HEADER_NOTE = "the original took "
+
 
 def _mark(c: Comparison) -> tuple[bool, str]:
     proven = c.equal and not (c.error or c.refused or c.timed_out or getattr(c, "blocked", None))
@@ -36,7 +40,16 @@ def _method(c: Comparison) -> list[str]:
         lines.append(f"trials ran {isolation}")
     if c.compared:
         lines.append("compared: " + ", ".join(c.compared))
-    return lines + list(c.notes)
+    return lines + [n for n in c.notes if not n.startswith(HEADER_NOTE)]  # that one shows above
+
+
+def _bounds(c: Comparison) -> str:
+    """The timing rule's interval beside the times: "; at least ×2.90" when faster, else both ends."""
+    if c.faster is None or c.speedup_low is None or c.speedup_high is None:
+        return ""
+    if c.faster:
+        return f"; at least ×{c.speedup_low:.2f}"
+    return f"; the runs allow ×{c.speedup_low:.2f} to ×{c.speedup_high:.2f}"
 
 
 def outcome(c: Comparison, frame: dict[str, str] | None = None) -> dict[str, Any]:
@@ -47,7 +60,7 @@ def outcome(c: Comparison, frame: dict[str, str] | None = None) -> dict[str, Any
     if frame is not None and ok:
         facts.append({"kind": "frame", "text": f"frame {frame['name']}: {frame['before']} → {frame['after']}"})
     if measured:
-        times = f"{fmt.seconds(c.before_s)} → {fmt.seconds(c.after_s)}"
+        times = f"{fmt.seconds(c.before_s)} → {fmt.seconds(c.after_s)}" + _bounds(c)
         if frame is not None:
             facts.append({"kind": "speedup",
                           "text": f"speedup ×{c.speedup:.2f} ({times}, the conversion included)"})
@@ -66,6 +79,7 @@ def outcome(c: Comparison, frame: dict[str, str] | None = None) -> dict[str, Any
     if measured and c.before_s and c.after_s:
         bars = [[fmt.seconds(c.before_s), c.before_s], [fmt.seconds(c.after_s), c.after_s]]
     return {
+        "notice": [n for n in c.notes if n.startswith(HEADER_NOTE)] if measured else [],
         "ok": ok,
         "mark": mark,
         # the numbers already say "equal and faster" (or, for a dtype fix, "equal and smaller");

@@ -139,6 +139,7 @@ function comparison(r) {
   const line = h("div", {}, mark, r.headline ? " " + r.headline : "");
   for (const f of r.facts) line.append(" · ", h("span", { class: "aiperf-fact aiperf-" + f.kind }, f.text));
   box.append(line);
+  for (const n of r.notice || []) box.append(muted(n, "aiperf-notice"));
   if (r.bars) {
     const top = Math.max(r.bars[0][1], r.bars[1][1]) || 1;
     box.append(h("div", { class: "aiperf-bars" }, r.bars.map(([label, value], i) =>
