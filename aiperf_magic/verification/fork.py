@@ -27,7 +27,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from . import template
+from . import notify, template
+from .notify import Supervisor
 from .pipes import close_all, kill, reaped_within, recv, send
 from .trial import Outcome, Plan
 
@@ -75,6 +76,7 @@ class ForkRunner:
         self.tick: Callable[[], None] | None = None  # called about every 50 ms while the kernel waits on a trial
         self.sandbox: list[str] = []  # what the operating system enforced in the trials
         self.uncovered: list[str] = []  # what it could not, in words
+        self.supervisor: Supervisor | None = None  # answers the refusals of the trials' syscall filters
 
     def start(self) -> None:
         self.folder = os.path.realpath(tempfile.mkdtemp(prefix="aiperf-try-"))
@@ -102,16 +104,18 @@ class ForkRunner:
             self.close()
             raise RuntimeError("the trial template did not start")
         self.notes = ready.get("notes", [])
+        if not self.plan.allow_io and notify.available(pid, cmd_r):  # cmd_r: the template's own end
+            self.supervisor = Supervisor(self.folder)
 
     def run(self, side: str, first: bool, limit: float | None) -> Outcome:
         if not first and self.use_workers and self._worker(side):
             return self._timed(side, limit)
-        send(self.cmd, {"op": "run", "side": side, "first": first})
+        send(self.cmd, {"op": "run", "side": side, "first": first, "notify": self.supervisor is not None})
         return self._trial(limit)
 
     def compare_fallback(self) -> Outcome:
         """Both versions in one trial process, on copies, with restores between: values stay there."""
-        send(self.cmd, {"op": "compare"})
+        send(self.cmd, {"op": "compare", "notify": self.supervisor is not None})
         return self._trial(None)
 
     def _trial(self, limit: float | None) -> Outcome:
@@ -128,7 +132,7 @@ class ForkRunner:
             self.current = 0
             return Outcome(timed_out=True, seconds=limit or 0.0)
         self.current = 0
-        out = _decode(done)
+        out = self._refusal(gpid, _decode(done))
         if out.sandbox and not self.sandbox:  # what the operating system enforced, the same in every trial
             self.sandbox, self.uncovered = list(out.sandbox), list(out.uncovered)
         if out.crashed and "SIGSEGV" in out.crashed and any("read-only in the trials" in n for n in self.notes):
@@ -142,7 +146,7 @@ class ForkRunner:
             return True
         if pid < 0:
             return False
-        send(self.cmd, {"op": "serve", "side": side})
+        send(self.cmd, {"op": "serve", "side": side, "notify": self.supervisor is not None})
         started = self._wait(self.rep, time.monotonic() + 60)
         if started is None:
             raise RuntimeError("the trial template stopped answering")
@@ -164,12 +168,28 @@ class ForkRunner:
         finally:
             self.current = 0
         if isinstance(out, Outcome):
-            return out
+            return self._refusal(pid, out)
         kill(pid)
         self.workers[side] = (-1, cmd, res)
         if out is None and deadline is not None and time.monotonic() >= deadline:
             return Outcome(timed_out=True, seconds=limit or 0.0)
-        return Outcome(crashed="the trial process ended without a result")
+        return self._refusal(pid, Outcome(crashed="the trial process ended without a result"))
+
+    def _refusal(self, pid: int, out: Outcome) -> Outcome:
+        """The outcome of trial ``pid``, marked blocked when its syscall filter refused a call."""
+        sup = self.supervisor
+        if sup is None:
+            return out
+        found = sup.refused.pop(pid, None)
+        sup.first_at.pop(pid, None)
+        if not any(w[0] == pid for w in self.workers.values()):
+            sup.release(pid)  # a one-run trial: its listener is done with
+        if found is None:
+            return out
+        out.blocked = out.blocked or f"code started by the cell {found.what} (refused by the operating system)"
+        out.error = out.crashed = None
+        out.timed_out = False
+        return out
 
     def close(self) -> None:
         """End the template and every trial process; remove the trial folder (a second Ctrl-C waits)."""
@@ -195,6 +215,8 @@ class ForkRunner:
             self.pid = 0
         close_all(self.cmd, self.rep)
         self.cmd = self.rep = -1
+        if self.supervisor is not None:
+            self.supervisor.close()
         if self.folder:
             shutil.rmtree(self.folder, ignore_errors=True)
             self.folder = ""
@@ -206,17 +228,26 @@ class ForkRunner:
         template died, a RuntimeError.
         """
         floor = _memory_floor() if watch else 0
+        sup = self.supervisor
         while True:
+            if sup is not None and watch:
+                sup.adopt(watch)  # the trial installs its filter just after it starts
             try:
                 wait = POLL_S if deadline is None else max(0.0, min(POLL_S, deadline - time.monotonic()))
-                ready, _, _ = select.select([fd], [], [], wait)
+                ready, _, _ = select.select([fd, *(sup.fds() if sup else ())], [], [], wait)
             except KeyboardInterrupt:
                 raise Cancelled() from None
-            if ready:
+            for listener in (r for r in ready if r != fd):
+                sup.handle(listener, time.monotonic())  # type: ignore[union-attr]
+            if sup is not None and watch and sup.overdue(watch, time.monotonic()):
+                kill(watch)  # refused, and did not stop by itself: its outcome says what was refused
+            if fd in ready:
                 msg = recv(fd)
                 if msg is None and not eof_ok:
                     raise RuntimeError("the trial template ended unexpectedly")
                 return msg
+            if ready:
+                continue
             if self.cancel():
                 raise Cancelled()
             if self.tick is not None:

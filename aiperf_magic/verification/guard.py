@@ -168,20 +168,25 @@ def _mmap_writes(args: tuple[Any, ...]) -> bool:
     return not (len(args) >= 4 and isinstance(args[2], int) and args[2] in (mmap.ACCESS_READ, mmap.ACCESS_COPY))
 
 
-def cell_line() -> tuple[str, int] | None:
-    """(which side, line) of the innermost frame running trial code, if any."""
-    frame = sys._getframe(1)
+def cell_line(frame: Any = None) -> tuple[str, int] | None:
+    """(which side, line) of the innermost frame running trial code, from ``frame`` (default: here)."""
+    frame = frame if frame is not None else sys._getframe(1)
     while frame is not None:
         name = frame.f_code.co_filename
         if name in TRIAL_FILES:
             return name[len("<aiperf ") : -1], frame.f_lineno
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return None
 
 
 def where(what: str) -> str:
     """``line 3 writes to out.txt`` (or ``a thread started by the cell ...``)."""
-    found = cell_line()
+    return where_from(sys._getframe(1), what)
+
+
+def where_from(frame: Any, what: str) -> str:
+    """:func:`where`, for the code running in ``frame`` (a thread's, a signal handler's)."""
+    found = cell_line(frame)
     if found is None:
         return f"code started by the cell {what}"
     side, line = found

@@ -23,6 +23,7 @@ shared memory maps. :func:`detach` runs once in the trial process before any use
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import io
 import os
 import stat
@@ -39,13 +40,16 @@ ENFORCED: list[str] = []  # what the operating system enforces in this copy: "la
 UNCOVERED: list[str] = []  # what this copy could not protect for good, in words
 
 
-def lock_down(keep: set[int], folder_fd: int = -1) -> None:
+def lock_down(keep: set[int], folder_fd: int = -1, folder: str = "", notify: bool = False) -> None:
     """The last step before a trial's code runs: the syscall filter, built for this process.
 
     Every descriptor open now, but the trial's own pipes (``keep``) and standard streams, counts as
     inherited: no write-like call may use it. Without Landlock (see :data:`ENFORCED`), writes by
-    path are refused too, except opens relative to ``folder_fd``.
+    path are refused too, except opens relative to ``folder_fd``. With ``notify`` (the kernel can
+    take the filter's listener), refusals are reported to the kernel, which signals this process to
+    name the cell line and stop (:mod:`.notify`).
     """
+    from . import notify as notifying
     from . import seccomp
 
     if seccomp.machine() is None:
@@ -53,13 +57,21 @@ def lock_down(keep: set[int], folder_fd: int = -1) -> None:
         return
     inherited = {fd for fd in open_fds() if fd > 2 and fd not in keep and fd != folder_fd}
     paths = "landlock" not in ENFORCED
-    policy = seccomp.Policy(pid=os.getpid(), inherited=inherited, paths=paths, folder_fd=folder_fd)
+    policy = seccomp.Policy(os.getpid(), inherited, paths=paths, folder_fd=folder_fd, notify=notify)
+    if notify:
+        notifying.install_handler(folder)
     try:
         seccomp.install(policy)
     except OSError as exc:
-        UNCOVERED.append(f"native code's connections, commands and signals (the syscall filter was refused: {exc})")
-        return
+        policy.notify = False  # a kernel without listeners: the filter answers EPERM by itself
+        try:
+            seccomp.install(policy)
+        except OSError:
+            UNCOVERED.append(f"native code's connections, commands and signals (the syscall filter was refused: {exc})")
+            return
     ENFORCED.append("seccomp")
+    if not policy.notify:
+        UNCOVERED.append("what native code was refused is not reported (the error it gets is)")
 
 
 def detach(keep: set[int]) -> list[str]:
@@ -77,6 +89,7 @@ def detach(keep: set[int]) -> list[str]:
             neutralise(fd)
     ENFORCED.append("descriptors")
     repair_thread_pools()
+    faulthandler.disable()  # a crash report would go to the kernel's stderr: the crash is reported instead
     torch = sys.modules.get("torch")
     if torch is not None:
         with contextlib.suppress(Exception):

@@ -42,7 +42,6 @@ def main(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: Any, workers: d
     # without Landlock the syscall filter refuses writes by path, but for opens relative to the folder
     folder_fd = -1 if plan.allow_io or "landlock" in isolate.ENFORCED else _folder_fd(folder)
     own = {fd for fd in (folder_fd,) if fd >= 0}
-    lock = None if plan.allow_io else folder_fd  # what each trial's lock-down gets; None: no filter
     send(rep_w, {"notes": notes})
     last = 0
     serving: list[int] = []
@@ -58,13 +57,13 @@ def main(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: Any, workers: d
         if msg["op"] == "serve":
             cmd, res = workers[msg["side"]]
             body = functools.partial(_serve, plan, folder, msg["side"], cmd, res, state)
-            pid = _fork(body, {cmd, res} | own, _all(cmd_r, rep_w, worker_fds), lock)
+            pid = _fork(body, {cmd, res} | own, _all(cmd_r, rep_w, worker_fds), _lock(plan, folder, folder_fd, msg))
             serving.append(pid)
             send(rep_w, {"pid": pid})
             continue
         r, w = os.pipe()
         body = functools.partial(_one, plan, folder, msg, w, state)
-        pid = _fork(body, {w} | own, _all(cmd_r, rep_w, worker_fds, r), lock)
+        pid = _fork(body, {w} | own, _all(cmd_r, rep_w, worker_fds, r), _lock(plan, folder, folder_fd, msg))
         os.close(w)
         send(rep_w, {"pid": pid})
         out = recv(r)  # the result arrives before the trial's teardown, which need not be waited for
@@ -84,6 +83,11 @@ def _all(*parts: Any) -> set[int]:
     return out
 
 
+def _lock(plan: Plan, folder: str, folder_fd: int, msg: dict[str, Any]) -> tuple[int, str, bool] | None:
+    """What a trial's lock-down gets (None: no syscall filter, when the user allowed I/O)."""
+    return None if plan.allow_io else (folder_fd, folder, bool(msg.get("notify")))
+
+
 def _folder_fd(folder: str) -> int:
     try:
         return os.open(folder, os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
@@ -91,8 +95,8 @@ def _folder_fd(folder: str) -> int:
         return -1
 
 
-def _fork(body: Any, keep: set[int], all_fds: set[int], folder_fd: int | None) -> int:  # pragma: no cover - forks
-    """A trial process running ``body``; ``folder_fd`` is None when no syscall filter is wanted."""
+def _fork(body: Any, keep: set[int], all_fds: set[int], lock: tuple[int, str, bool] | None) -> int:  # pragma: no cover
+    """A trial process running ``body``, locked down with ``lock`` (see :func:`_lock`)."""
     pid = os.fork()
     if pid == 0:
         code = 70
@@ -101,8 +105,8 @@ def _fork(body: Any, keep: set[int], all_fds: set[int], folder_fd: int | None) -
             os.setpgid(0, 0)
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             isolate.private_files(keep=keep)
-            if folder_fd is not None:
-                isolate.lock_down(keep, folder_fd)
+            if lock is not None:
+                isolate.lock_down(keep, *lock)
             body()
             code = 0
         finally:
