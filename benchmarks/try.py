@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import itertools
 import os
 import statistics
 import sys
@@ -89,14 +88,16 @@ class PeakMemory:
 
 def measure(cell: str, ns: dict[str, Any], isolation: str, repeat: int) -> dict[str, float]:
     """One timed Try: the cell's median, and the wall time per timed run (from progress timestamps)."""
-    stamps: list[float] = []
+    ends: dict[int, float] = {}  # runs finished -> when progress first said so (as the next run began)
     start = time.perf_counter()
     c = verify(
-        cell, cell, ns, repeat=repeat, isolation=isolation, progress=lambda *_: stamps.append(time.perf_counter())
+        cell, cell, ns, repeat=repeat, isolation=isolation,
+        progress=lambda done, *_: ends.setdefault(done, time.perf_counter()),
     )
+    ends.setdefault(max(ends) + 1, time.perf_counter())  # the last run ended as verify returned
     assert c.equal and not (c.error or c.blocked or c.refused), c
     assert (c.isolation == "process") == (isolation == "auto"), c.isolation
-    timed = [b - a for a, b in itertools.pairwise(stamps[2:])]  # after the two first (traced) runs
+    timed = [ends[k + 1] - ends[k] for k in sorted(ends)[2:-1]]  # after the two first (traced) runs
     return {
         "cell": statistics.median([c.before_s or 0.0, c.after_s or 0.0]),
         "per_run": statistics.median(timed),

@@ -23,6 +23,10 @@ def _bytes(v: int | None) -> str:
     return str(v)
 
 
+# below five runs of each the timing rule (verification/noise.py) only tells large differences apart
+ENOUGH_RUNS = 5
+
+
 def headline(c: Comparison) -> str:
     """One sentence: the verdict on the rewrite."""
     if c.blocked:
@@ -51,12 +55,15 @@ def timing_verdict(c: Comparison) -> str:
     s = c.speedup or 0.0
     if c.faster and c.speedup_low is not None:
         return f" and the rewrite is {s:.1f}x faster (at least {_x(c.speedup_low)}, beyond the runs' noise)"
+    runs = f"{c.repeat} timed run{'s' if c.repeat != 1 else ''} of each"
     if c.speedup_low is None or c.speedup_high is None:
-        runs = f"{c.repeat} timed run{'s' if c.repeat != 1 else ''} of each"
         return f"; too few timed runs to tell the times apart ({s:.2f}x from {runs})"
     if c.speedup_high < 1.0:
         return f" but the rewrite is slower ({s:.2f}x; at most {_x(c.speedup_high)}, beyond the runs' noise)"
-    return f"; no measurable difference in time ({s:.2f}x; the runs allow {_x(c.speedup_low)} to {_x(c.speedup_high)})"
+    allow = f"the runs allow {_x(c.speedup_low)} to {_x(c.speedup_high)}"
+    if c.repeat < ENOUGH_RUNS:
+        return f"; too few timed runs to tell the times apart ({s:.2f}x from {runs}; {allow})"
+    return f"; no measurable difference in time ({s:.2f}x; {allow})"
 
 
 def interval(c: Comparison) -> str:

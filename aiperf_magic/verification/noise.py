@@ -7,12 +7,15 @@ distribution-free: of the n x m ratios (a run of the original over a run of the 
 smallest and the k-th largest, with k the largest rank whose chance of lying beyond the true ratio
 is at most 1 % under the exact Mann-Whitney distribution, whatever the distribution of run times.
 
-That interval is then widened by an *allowance* for what the runs cannot show: 5 % for differences
-between the two trial copies (where each ran, how its memory was laid out); when the runs are too
+That interval is then widened by an *allowance* for what the runs cannot show: 10 % for differences
+between the two trial copies, since each version's timed runs share one process (the core it was
+placed on, a busy neighbour on that core, its memory layout); identical versions measured on a
+shared 2-core machine differed that way by up to 9 % at the interval's end. When the runs are too
 few for 1 % (fewer than five of each), the interval is the whole range of ratios and the allowance
 grows with the chance that the runs fall apart by luck alone: x1.25 for four runs of each, x1.5 for
-three, x3 for two. "faster" when the widened interval lies above 1.0, "slower" when it lies below,
-"no measurable difference" otherwise; with fewer than two runs of either version, too few to tell.
+three, x3 for two (two runs of a 5 ms cell on that machine fell apart by up to 1.9x). "faster" when
+the widened interval lies above 1.0, "slower" when it lies below, "no measurable difference"
+otherwise; with fewer than two runs of either version, too few to tell.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import statistics
 from dataclasses import dataclass
 
 ALPHA = 0.01  # each end of the interval is beyond the true ratio with at most this chance
-MIN_EFFECT = 0.05  # the allowance with enough runs: differences between trial copies
+MIN_EFFECT = 0.10  # the allowance with enough runs: differences between the trial copies
 # (chance that the two versions' runs fall completely apart by luck, allowance) when it exceeds ALPHA
 FEW_RUNS = ((1 / 70, 1.25), (1 / 20, 1.5), (1 / 6, 3.0))
 EXACT_UP_TO = 2500  # n x m pairs; above, the normal approximation of the Mann-Whitney count
@@ -102,14 +105,15 @@ def sentence(t: Timing) -> str:
     if t.low is None or t.high is None:
         return (
             f"timing: {runs}: too few to tell the times apart "
-            "(the rule needs at least 2 of each, and 5 of each to tell differences of 5 %)"
+            f"(the rule needs at least 2 of each, and 5 of each to tell differences of {MIN_EFFECT:.0%})"
         )
     how = (
-        "5 % allowance for differences between the trial copies"
+        f"{MIN_EFFECT:.0%} allowance for differences between the trial copies"
         if t.allowance <= 1 + MIN_EFFECT
         else f"with so few runs, a difference must exceed x{t.allowance:g} beyond every run"
     )
-    said = {"faster": "faster", "slower": "slower", "same": "no measurable difference"}[t.verdict]
+    unclear = "no measurable difference" if t.allowance <= 1 + MIN_EFFECT else "too few runs to tell"
+    said = {"faster": "faster", "slower": "slower", "same": unclear}[t.verdict]
     return (
         f"timing: {runs}, interleaved; speedup {t.speedup:.2f}x, interval {t.low:.2f}x to {t.high:.2f}x "
         f"(distribution-free, {how}): {said}"
