@@ -28,6 +28,7 @@ ALPHA = 0.01  # each end of the interval is beyond the true ratio with at most t
 MIN_EFFECT = 0.10  # the allowance with enough runs: differences between the trial copies
 # (chance that the two versions' runs fall completely apart by luck, allowance) when it exceeds ALPHA
 FEW_RUNS = ((1 / 70, 1.25), (1 / 20, 1.5), (1 / 6, 3.0))
+ENOUGH_RUNS = next(n for n in range(1, 100) if 1 / math.comb(2 * n, n) <= ALPHA)  # 5: runs of each for ALPHA
 EXACT_UP_TO = 2500  # n x m pairs; above, the normal approximation of the Mann-Whitney count
 Z_ALPHA = 2.3263  # one-sided 1 % of the normal distribution
 
@@ -105,7 +106,7 @@ def sentence(t: Timing) -> str:
     if t.low is None or t.high is None:
         return (
             f"timing: {runs}: too few to tell the times apart "
-            f"(the rule needs at least 2 of each, and 5 of each to tell differences of {MIN_EFFECT:.0%})"
+            f"(the rule needs at least 2 of each, and {ENOUGH_RUNS} of each to tell differences of {MIN_EFFECT:.0%})"
         )
     how = (
         f"{MIN_EFFECT:.0%} allowance for differences between the trial copies"

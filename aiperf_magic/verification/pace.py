@@ -30,6 +30,7 @@ import time
 from collections.abc import Callable
 
 from .. import units as fmt
+from .noise import ENOUGH_RUNS, MIN_EFFECT
 
 LONG_S = 0.4  # from this original time on, first runs are untraced and count as timing samples
 BUDGET_FACTOR = 3.0
@@ -142,6 +143,19 @@ class Pace:
         more = int((limit * SLACK - spent) // per_round) if per_round > 0 else most
         self.rounds = max(least, done_rounds + max(0, min(most - done_rounds, more)))
         return self.rounds > done_rounds
+
+    def cut_note(self, samples: int, most: int, counted: bool) -> str | None:
+        """When the budget left too few runs for the timing rule: how to ask for enough, and its cost."""
+        rounds = samples - (1 if counted else 0)
+        if samples >= ENOUGH_RUNS or rounds >= most or (self.budget_s is not None and math.isinf(self.budget_s)):
+            return None
+        need = ENOUGH_RUNS - (1 if counted else 0)
+        cost = need * (self._predict("before") + self._predict("after"))
+        return (
+            f"a Try is kept near {BUDGET_FACTOR:g}x the original's time plus {BUDGET_EXTRA_S:g} s, which left "
+            f"{samples} timed run{'s' * (samples != 1)} of each; %aiperf try with --repeat {need} runs "
+            f"{ENOUGH_RUNS} of each, enough to tell differences of {MIN_EFFECT:.0%} (about {cost:.0f} s)"
+        )
 
     def _predict(self, side: str) -> float:
         walls = self.walls[side] or self.walls["before"]

@@ -109,8 +109,8 @@ class Schedule:
             times_a.append(first_a.seconds)
         self.pace.samples_start(first_b.seconds if counted else self.pace.expected_s or first_b.seconds, counted)
         limits = {"before": max(MIN_TIMEOUT_S, 10 * first_b.seconds), "after": limit}
-        rounds = 0
-        while self.pace.round_fits(rounds, r.repeat, least=0 if times_b else 1):
+        rounds, most = 0, r.repeat
+        while self.pace.round_fits(rounds, most, least=0 if times_b else 1):
             # A B, then B A: a drift in the machine's speed hits both versions alike
             for side in (side_of(2 + 2 * rounds), side_of(3 + 2 * rounds)):
                 out = self._timed(side, limits[side])
@@ -119,6 +119,9 @@ class Schedule:
                 (times_b if side == "before" else times_a).append(out.seconds)
             rounds += 1
         timings(r, times_b, times_a)
+        cut = self.pace.cut_note(len(times_b), most, counted) if not r.faster else None
+        if cut:
+            r.notes.append(cut)
 
     def _timed(self, side: str, limit: float) -> Outcome | None:
         """One timed run of ``side``; None when it failed (the Comparison then says how)."""

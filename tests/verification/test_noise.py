@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from aiperf_magic import verify
 from aiperf_magic.render.comparison import ENOUGH_RUNS, headline, render_comparison_html, render_comparison_text
 from aiperf_magic.report import Comparison
+from aiperf_magic.verification import noise
 from aiperf_magic.verification.noise import MIN_EFFECT, _u_counts, judge, rank_and_allowance, sentence
 
 LOOP = "s = 0\nfor i in range(N):\n    s += i * i\n"
@@ -42,6 +43,7 @@ def test_the_fewer_the_runs_the_larger_the_allowance() -> None:
     assert rank_and_allowance(5, 5) == (2, 1 + MIN_EFFECT)  # P(U <= 1) = 2/252 <= 1 %, P(U <= 2) = 4/252 > 1 %
     assert rank_and_allowance(60, 60)[0] > rank_and_allowance(50, 50)[0]  # the normal approximation
     assert rank_and_allowance(ENOUGH_RUNS, ENOUGH_RUNS)[1] == 1 + MIN_EFFECT < rank_and_allowance(4, 4)[1]
+    assert ENOUGH_RUNS == noise.ENOUGH_RUNS == 5  # the headline's "too few" is the rule's
     assert rank_and_allowance(1, 3)[1] == math.inf  # 1 in 4 by luck alone: nothing can be claimed
 
 

@@ -93,6 +93,7 @@ def test_a_1_s_cell_and_a_short_one() -> None:
     assert spent <= 3 * 1 + 1 and c.faster is False and c.repeat == 2  # two runs of each tell only 3x apart
     assert headline(c) == ("Results are equal; too few timed runs to tell the times apart (2.00x from 2 timed "
                            "runs of each; the runs allow 0.67x to 6.00x).")
+    assert any("--repeat 4 runs 5 of each" in n and "(about 6 s)" in n for n in c.notes), c.notes
     c, spent, _, trials = _try(0.01, 0.01, expected_s=0.01)
     assert c.repeat == 5 and len(trials.runs) == 12 and "no measurable difference" in headline(c)
     c, spent, _, trials = _try(5.0, 5.0, expected_s=5.0, budget_s=float("inf"))  # --repeat N, --allow-io

@@ -146,7 +146,7 @@ def _progress_line(ctx: CommandContext) -> Any:
             handle.update(message)
         elif in_kernel:
             handle = display(message, display_id=True)
-        elif done == 0 and ("about" in text or "allow-io" in text):  # the cost, or real writes ahead
+        elif done == 0 and text.startswith("trying: about"):  # a terminal is told the cost, once
             print(message.text)
 
     return show
