@@ -29,6 +29,7 @@ MIN_EFFECT = 0.10  # the allowance with enough runs: differences between the tri
 # (chance that the two versions' runs fall completely apart by luck, allowance) when it exceeds ALPHA
 FEW_RUNS = ((1 / 70, 1.25), (1 / 20, 1.5), (1 / 6, 3.0))
 ENOUGH_RUNS = next(n for n in range(1, 100) if 1 / math.comb(2 * n, n) <= ALPHA)  # 5: runs of each for ALPHA
+MOST_RUNS = 200  # of each version, for the interval: beyond, every k-th run (in the order they ran)
 EXACT_UP_TO = 2500  # n x m pairs; above, the normal approximation of the Mann-Whitney count
 Z_ALPHA = 2.3263  # one-sided 1 % of the normal distribution
 
@@ -57,7 +58,9 @@ def judge(times_b: list[float], times_a: list[float]) -> Timing:
     speedup = med_b / med_a if med_b is not None and med_a else None
     if n < 2 or m < 2 or min(times_a) <= 0:
         return Timing(speedup, None, None, "too few", (n, m))
-    k, allowance = rank_and_allowance(n, m)
+    step = math.ceil(max(n, m) / MOST_RUNS)  # a long --repeat: n x m ratios would not fit in memory
+    times_b, times_a = times_b[::step], times_a[::step]
+    k, allowance = rank_and_allowance(len(times_b), len(times_a))
     ratios = sorted(b / a for b in times_b for a in times_a)
     low, high = ratios[k - 1] / allowance, ratios[-k] * allowance
     verdict = "faster" if low > 1.0 else "slower" if high < 1.0 else "same"

@@ -140,7 +140,8 @@ class Pace:
         limit = self.budget_s if self.budget_s is not None else budget(self.cell_s)
         per_round = self._predict("before") + self._predict("after")
         spent = self.clock() - self.budget_from
-        more = int((limit * SLACK - spent) // per_round) if per_round > 0 else most
+        room = max(0.0, limit * SLACK - spent) if limit > 0 else 0.0  # a budget of 0 or NaN: none
+        more = int(room // per_round) if per_round > 0 else most
         self.rounds = max(least, done_rounds + max(0, min(most - done_rounds, more)))
         return self.rounds > done_rounds
 

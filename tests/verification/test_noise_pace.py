@@ -127,7 +127,7 @@ def test_the_before_differs_from_the_header_only_beyond_the_noise_and_the_panel_
 def test_progress_arrives_while_a_forked_run_is_in_progress() -> None:
     said: list[tuple[float, int, str]] = []
     start = time.monotonic()
-    c = verify("time.sleep(1.3)\n", "time.sleep(1.3)\n", {"__name__": "__main__", "time": time}, repeat=5,
+    c = verify("time.sleep(1.3)\nx = 1\n", "time.sleep(1.3)\nx = 1\n", {"__name__": "__main__", "time": time}, repeat=5,
                expected_s=1.3, progress=lambda d, n, text: said.append((time.monotonic() - start, d, text)))
     assert c.equal and c.isolation == "process" and c.faster is False
     during_first = [text for _, done, text in said if done == 0 and text.startswith("run 1 of")]
