@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..report import Comparison
-from . import noise
+from . import noise, observed
 from .pace import Pace, Progress, side_of
 from .trial import Outcome, Plan
 
@@ -36,7 +36,8 @@ class Runner(Protocol):
 
 
 def planned_runs(repeat: int) -> int:
-    """How many times each version runs in a Try (announced before ``--allow-io`` trials)."""
+    """The most times each version runs in a Try: exactly this many with ``--allow-io`` (announced
+    before its trials); a long cell runs fewer within its budget (:mod:`.pace`)."""
     return max(1, int(repeat)) + 1
 
 
@@ -110,6 +111,7 @@ class Schedule:
         self.pace.samples_start(first_b.seconds if counted else self.pace.expected_s or first_b.seconds, counted)
         limits = {"before": max(MIN_TIMEOUT_S, 10 * first_b.seconds), "after": limit}
         rounds, most = 0, r.repeat
+        again: list[Outcome] = []  # the original's timed runs: a second run of it masks what varies in its output
         while self.pace.round_fits(rounds, most, least=0 if times_b else 1):
             # A B, then B A: a drift in the machine's speed hits both versions alike
             for side in (side_of(2 + 2 * rounds), side_of(3 + 2 * rounds)):
@@ -117,7 +119,10 @@ class Schedule:
                 if out is None:
                     return
                 (times_b if side == "before" else times_a).append(out.seconds)
+                if side == "before":
+                    again.append(out)
             rounds += 1
+        observed.settle(r, first_b, first_a, again[0] if again else None)
         timings(r, times_b, times_a)
         cut = self.pace.cut_note(len(times_b), most, counted) if not r.faster else None
         if cut:
