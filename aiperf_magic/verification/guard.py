@@ -17,6 +17,7 @@ import contextlib
 import os
 import sys
 import threading
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -94,9 +95,10 @@ def describe(event: str, args: tuple[Any, ...], allowed_dir: str) -> str | None:
     if event == "open":
         return _open(args, allowed_dir)
     if event == "sqlite3.connect":
-        from .sqlite_guard import describe_connect
-
-        return describe_connect(args[0], allowed_dir)
+        if getattr(SQLITE_JUDGED, "on", False):  # sqlite_guard's wrapper judged it, knowing ``uri``
+            return None
+        db = os.fsdecode(args[0]) if isinstance(args[0], (str, bytes, os.PathLike)) else str(args[0])
+        return None if sqlite_in_memory(db, uri=False) or inside(db, allowed_dir) else f"opens the SQLite database {db}"
     if event == "mmap.__new__":  # (fileno, length, flags, prot) or (fileno, length, access, offset)
         fileno = args[0]
         shared_write = fileno != -1 and _mmap_writes(args)
@@ -118,6 +120,20 @@ def describe(event: str, args: tuple[Any, ...], allowed_dir: str) -> str | None:
     if _PROCESS_EVENTS.get(event):
         return _PROCESS_EVENTS[event].format(*[_command(a) for a in args], *[""] * 3)
     return None
+
+
+SQLITE_JUDGED = threading.local()  # set while sqlite_guard's own, already judged, connect runs
+
+
+def sqlite_in_memory(db: str, uri: bool) -> bool:
+    """SQLite's in-memory names: ``""``, ``":memory:"``, and with ``uri`` a ``file:`` URI with
+    ``mode=memory`` or the path ``:memory:`` (a file whose name merely contains "memory" is a file)."""
+    if db in ("", ":memory:"):
+        return True
+    if not (uri and db.startswith("file:")):
+        return False
+    parts = urllib.parse.urlsplit(db)
+    return parts.path == ":memory:" or urllib.parse.parse_qs(parts.query).get("mode") == ["memory"]
 
 
 def _open(args: tuple[Any, ...], allowed_dir: str) -> str | None:
@@ -219,9 +235,6 @@ def install_in_child(allowed_dir: str) -> None:
     if not _installed:
         sys.addaudithook(_hook)
         _installed = True
-    from .sqlite_guard import patch
-
-    patch()
 
 
 def activate() -> None:
@@ -242,9 +255,8 @@ def guarding(allowed_dir: str) -> Iterator[None]:
         if not _installed:
             sys.addaudithook(_hook)
             _installed = True
-    from .sqlite_guard import patch
-
-    patch()
+    if not getattr(threading.excepthook, "_aiperf_quiet", False):
+        threading.excepthook = _quiet(threading.excepthook)
     me = threading.get_ident()
     others = frozenset(t.ident for t in threading.enumerate() if t.ident is not None and t.ident != me)
     STATE.allowed_dir, STATE.exempt, STATE.blocked = os.path.realpath(allowed_dir), others, None
@@ -253,3 +265,14 @@ def guarding(allowed_dir: str) -> Iterator[None]:
         yield
     finally:
         STATE.active = False
+
+
+def _quiet(hook: Any) -> Any:
+    """A thread ended by a refusal is not an error to print in the notebook: the Try reports it."""
+
+    def excepthook(args: Any) -> None:
+        if not (isinstance(args.exc_type, type) and issubclass(args.exc_type, Blocked)):
+            hook(args)
+
+    excepthook._aiperf_quiet = True  # type: ignore[attr-defined]
+    return excepthook

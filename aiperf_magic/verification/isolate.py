@@ -38,6 +38,7 @@ from .runner import Discard
 
 ENFORCED: list[str] = []  # what the operating system enforces in this copy: "landlock", "seccomp", "descriptors"
 UNCOVERED: list[str] = []  # what this copy could not protect for good, in words
+LANDLOCK_WHY = ""  # why Landlock is not in place, when it is not
 
 
 def lock_down(keep: set[int], folder_fd: int = -1, folder: str = "", notify: bool = False) -> None:
@@ -53,7 +54,7 @@ def lock_down(keep: set[int], folder_fd: int = -1, folder: str = "", notify: boo
     from . import seccomp
 
     if seccomp.machine() is None:
-        UNCOVERED.append("native code's connections, commands and signals (no syscall filter on this system)")
+        _uncovered("no syscall filter on this system")
         return
     inherited = {fd for fd in open_fds() if fd > 2 and fd not in keep and fd != folder_fd}
     paths = "landlock" not in ENFORCED
@@ -67,11 +68,17 @@ def lock_down(keep: set[int], folder_fd: int = -1, folder: str = "", notify: boo
         try:
             seccomp.install(policy)
         except OSError:
-            UNCOVERED.append(f"native code's connections, commands and signals (the syscall filter was refused: {exc})")
+            _uncovered(f"the syscall filter was refused: {exc}")
             return
     ENFORCED.append("seccomp")
     if not policy.notify:
         UNCOVERED.append("what native code was refused is not reported (the error it gets is)")
+
+
+def _uncovered(why: str) -> None:
+    UNCOVERED.append(f"native code's connections, commands and signals ({why})")
+    if LANDLOCK_WHY:
+        UNCOVERED.append(f"file writes by native code, such as torch.save or a Parquet writer ({LANDLOCK_WHY})")
 
 
 def detach(keep: set[int]) -> list[str]:

@@ -158,7 +158,8 @@ class Supervisor:
         if name in ("open", "openat", "creat"):
             return f"writes to {self._string(tid, args[1] if name == 'openat' else args[0])}"
         if name in _FD_ARG:
-            return f"writes to {self._descriptor(ctypes.c_int32(args[_FD_ARG[name]]).value)}"
+            verb = _FD_VERBS.get(name, "writes to")
+            return f"{verb} {self._descriptor(ctypes.c_int32(args[_FD_ARG[name]]).value)}"
         if name == "listen":
             return "listens on a socket"
         return f"makes the system call {name}"
@@ -207,6 +208,15 @@ class Supervisor:
         return "an address"
 
 
+_FD_VERBS = {
+    "epoll_ctl": "changes the event set of",
+    "accept": "accepts a connection on",
+    "accept4": "accepts a connection on",
+    "fchmod": "changes the permissions of",
+    "fchown": "changes the owner of",
+    "ftruncate": "truncates",
+    "mmap": "maps for writing",
+}
 _FD_ARG = {name: i for i, names in FD_WRITES.items() for name in names} | {"mmap": 4}  # call -> its descriptor
 
 

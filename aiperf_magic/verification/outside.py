@@ -40,7 +40,8 @@ KERNEL_ROOTS = frozenset(
 DATA_ROOTS = frozenset({"numpy", "pandas", "torch", "scipy", "pyarrow", "polars"})  # data: nothing to find inside
 MAX_OBJECTS, MAX_DEPTH, MAX_ITEMS, MAX_SECONDS = 20_000, 5, 64, 0.5
 _HARMLESS_DEVICES = {(1, 3), (1, 5), (1, 7), (1, 8), (1, 9)}  # null, zero, full, random, urandom
-OS_GUARDED = frozenset({"file", "device", "pipe"})  # descriptors a forked copy holds read-only
+# what a forked copy holds read-only, or cannot act on: refused up front only in-process
+OS_GUARDED = frozenset({"file", "device", "pipe", "memory", "native"})
 CLUSTER = "sends work to a {} cluster; a copy of the kernel cannot reach it without repeating the work"
 
 
@@ -61,6 +62,8 @@ def find(namespace: dict[str, Any], python: str, in_process: bool = False) -> li
         return []
     walk = _Objects(in_process)
     out: list[Outside] = []
+    if in_process:
+        out += _native_imports(tree)
     for line, name in _names_by_line(tree):
         if name not in namespace or time.monotonic() > walk.deadline:
             continue
@@ -79,6 +82,17 @@ def first(namespace: dict[str, Any], before: str, after: str, in_process: bool) 
         if found:
             return f"{side}line {found[0].line} {found[0].what}"
     return None
+
+
+def _native_imports(tree: ast.AST) -> list[Outside]:
+    for node in ast.walk(tree):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        if isinstance(node, ast.ImportFrom):
+            names = [node.module or ""]
+        if any(n.split(".")[0] == "ctypes" for n in names):
+            what = "calls native code through ctypes, which a trial in this kernel cannot stop"
+            return [Outside(node.lineno, what, "native")]
+    return []
 
 
 def _names_by_line(tree: ast.AST) -> list[tuple[int, str]]:
@@ -160,6 +174,11 @@ class _Objects:
             )
         if self.user_threads and name in ("Queue", "SimpleQueue", "LifoQueue", "PriorityQueue") and root == "queue":
             return "thread", "hands work to a queue that threads started before the Try may consume for real"
+        if self.in_process and root == "ctypes":
+            return "native", "calls native code through ctypes, which a trial in this kernel cannot stop"
+        memory = _shared_memory(v)
+        if memory is not None:
+            return "memory", f"writes to {memory} made before the Try"
         if isinstance(v, SHARED):
             return None
         return self._descriptor(v, name)
@@ -177,8 +196,16 @@ class _Objects:
 
 
 def _descriptor_kind(fd: int, name: str) -> tuple[str, str] | None:
+    """What a descriptor reaches: a kind, and what the cell would do through it, in words.
+
+    A descriptor opened only for writing gets the kind ``writer``: all a cell can do with it is
+    write, so it is refused up front wherever the trial runs. One also open for reading (a pipe's
+    read end, a pty, a file opened ``r+``) is refused up front only in-process: a forked copy reads
+    it and the operating system refuses its writes.
+    """
     try:
         info = os.fstat(fd)
+        access = fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE
     except OSError:
         return None
     path = ""
@@ -187,13 +214,16 @@ def _descriptor_kind(fd: int, name: str) -> tuple[str, str] | None:
     if stat.S_ISSOCK(info.st_mode):
         return "connection", f"talks to a server through a connection opened before the Try (a {name})"
     if stat.S_ISFIFO(info.st_mode):
-        return "pipe", f"talks to another process through a pipe opened before the Try (a {name})"
+        kind = "writer" if access == os.O_WRONLY else "pipe"
+        return kind, f"talks to another process through a pipe opened before the Try (a {name})"
     if stat.S_ISCHR(info.st_mode) and (os.major(info.st_rdev), os.minor(info.st_rdev)) not in _HARMLESS_DEVICES:
-        return "device", f"writes to the device {path or name} opened before the Try"
-    if stat.S_ISREG(info.st_mode):
-        with contextlib.suppress(OSError):
-            if fcntl.fcntl(fd, fcntl.F_GETFL) & os.O_ACCMODE != os.O_RDONLY:
-                return "file", f"writes to {path or 'a file'}, opened for writing before the Try"
+        return (
+            "writer" if access == os.O_WRONLY else "device",
+            f"writes to the device {path or name} opened before the Try",
+        )
+    if stat.S_ISREG(info.st_mode) and access != os.O_RDONLY:
+        kind = "writer" if access == os.O_WRONLY else "file"
+        return kind, f"writes to {path or 'a file'}, opened for writing before the Try"
     return None
 
 
@@ -202,6 +232,20 @@ def _root(v: Any) -> str:
     if isinstance(v, type(sys)):
         module = v.__name__
     return module.split(".")[0]
+
+
+def _shared_memory(v: Any) -> str | None:
+    """Memory ``v`` shares with a file or another process, writable: an mmap, a memmap, SharedMemory."""
+    mmap = sys.modules.get("mmap")
+    if mmap is not None and isinstance(v, mmap.mmap):
+        return "memory mapped from a file"
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(v, np.memmap) and getattr(v, "mode", "r") in ("r+", "w+"):
+        return "a writable memmap"
+    shm = sys.modules.get("multiprocessing.shared_memory")
+    if shm is not None and isinstance(v, shm.SharedMemory):
+        return f"the shared memory block {v.name}"
+    return None
 
 
 def _pool(v: Any, in_process: bool) -> str | None:

@@ -126,8 +126,23 @@ def copy_value(value: Any, memo: dict[int, Any]) -> Any:
     return out
 
 
+# objects that stand for workers or connections rather than data: runs share them, never copy them
+HANDLE_TYPES = (("concurrent.futures", "Executor"), ("multiprocessing.pool", "Pool"), ("socket", "socket"))
+HANDLE_ROOTS = frozenset({"distributed", "ray", "threading", "_thread"})
+
+
+def _shared_handle(value: Any) -> bool:
+    if type(value).__module__.split(".")[0] in HANDLE_ROOTS:
+        return True
+    for module, name in HANDLE_TYPES:
+        cls = getattr(sys.modules.get(module), name, None)
+        if isinstance(cls, type) and isinstance(value, cls):
+            return True
+    return False
+
+
 def _copy(value: Any, memo: dict[int, Any]) -> Any:
-    if isinstance(value, (*ATOMIC, *SHARED)):
+    if isinstance(value, (*ATOMIC, *SHARED)) or _shared_handle(value):
         return value
     if isinstance(value, io.IOBase):
         raise Refused(f"an open {type(value).__name__} handle cannot be copied")

@@ -13,8 +13,10 @@ answers ``EPERM`` to:
   (whose operations no filter sees), and calls that change the machine (mounts, modules, clocks,
   keyrings, System V message queues and semaphores, attaching System V shared memory);
 - every write-like call (``write``, ``pwrite64``, ``writev``, ``sendfile``, ``splice``, ``ftruncate``,
-  ``fallocate``, ``ioctl``, ``epoll_ctl``, shared writable ``mmap`` ...) on a descriptor the trial
-  inherited, except its own pipes;
+  ``fallocate``, ``fchmod``, ``epoll_ctl``, shared writable ``mmap`` ...) on a descriptor the trial
+  inherited, except its own pipes. ``ioctl`` stays allowed: every inherited descriptor is already
+  a private read-only file or /dev/null (:mod:`.descriptors`), and libraries ask them harmless
+  questions (SQLite its file system's features, ``isatty``) that must not read as refusals;
 - where Landlock is missing (``paths=True``): every open for writing and every call that creates,
   deletes, renames or changes a file by path, except opens relative to the trial folder's own
   descriptor (where aiperf keeps the original's values).
@@ -72,7 +74,7 @@ DENIED = _names(
 FD_WRITES = {
     0: _names(
         "write pwrite64 writev pwritev pwritev2 ftruncate fallocate sendfile vmsplice fsetxattr fremovexattr "
-        "fchmod fchown ioctl epoll_ctl inotify_add_watch inotify_rm_watch timerfd_settime fanotify_mark accept "
+        "fchmod fchown epoll_ctl inotify_add_watch inotify_rm_watch timerfd_settime fanotify_mark accept "
         "accept4 sendto"
     ),
     1: ["tee"],

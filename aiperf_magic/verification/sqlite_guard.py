@@ -12,31 +12,15 @@ from __future__ import annotations
 
 import os
 import threading
-import urllib.parse
 from typing import Any
 
 from . import guard
 
 _SQLITE_ATTACH, _SQLITE_DENY = 24, 1
-_checked = threading.local()  # set while the wrapper's own, already judged, connect runs
 _URI_ARG = 6  # connect(database, timeout, detect_types, isolation_level, check_same_thread, factory, cached, uri)
 
 
-def in_memory(db: str, uri: bool) -> bool:
-    if db in ("", ":memory:"):
-        return True
-    if not (uri and db.startswith("file:")):
-        return False
-    parts = urllib.parse.urlsplit(db)
-    return parts.path == ":memory:" or urllib.parse.parse_qs(parts.query).get("mode") == ["memory"]
-
-
-def describe_connect(database: Any, allowed_dir: str) -> str | None:
-    """The audit hook's word on ``sqlite3.connect``: None when allowed."""
-    if getattr(_checked, "on", False):
-        return None
-    db = _name(database)
-    return None if in_memory(db, uri=False) or guard.inside(db, allowed_dir) else f"opens the SQLite database {db}"
+in_memory = guard.sqlite_in_memory
 
 
 def _name(database: Any) -> str:
@@ -66,11 +50,11 @@ def _wrap(original: Any) -> Any:
         uri = bool(kwargs.get("uri", args[_URI_ARG] if len(args) > _URI_ARG else False))
         if not (in_memory(db, uri) or guard.inside(db, guard.STATE.allowed_dir)):
             guard.refuse(f"opens the SQLite database {db}")
-        _checked.on = True
+        guard.SQLITE_JUDGED.on = True
         try:
             con = original(database, *args, **kwargs)
         finally:
-            _checked.on = False
+            guard.SQLITE_JUDGED.on = False
         con.set_authorizer(_authorize)
         return con
 
