@@ -6,7 +6,10 @@ in this one process (the "kernel"), and the table shows, per trial run:
   each page of existing data: that is the copy-on-write cost, inside the timed region);
 - the wall time per run, and what isolation adds on top of the cell (goal: at most 20 ms per run);
 - the peak memory the Try needed above the kernel's resident size (kernel growth + the trial
-  processes' private pages, which is what copy-on-write really costs).
+  processes' private pages, which is what copy-on-write really costs);
+- what the operating system's sandbox costs: forked trials with the syscall filter (and its
+  listener) against forked trials without it, as they ran before the filter (Landlock and the
+  descriptors only), per run (goal: at most 5 ms) and per Try.
 
     python benchmarks/try.py [--repeat 5] [--rounds 3] [--ballast-mb 0]
 
@@ -16,6 +19,7 @@ in this one process (the "kernel"), and the table shows, per trial run:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import os
 import statistics
@@ -29,7 +33,7 @@ import psutil
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from aiperf_magic import verify
-from aiperf_magic.verification import planned_runs
+from aiperf_magic.verification import notify, planned_runs, seccomp
 
 FIVE_MS = "s = 0\nfor i in range(N5):\n    s += i * i\n"
 THIRD_S = "s = 0\nfor i in range(N300):\n    s += i * i\n"
@@ -86,14 +90,48 @@ class PeakMemory:
         self.thread.join()
 
 
-def measure(cell: str, ns: dict[str, Any], isolation: str, repeat: int) -> dict[str, float]:
+@contextlib.contextmanager
+def without_filter() -> Any:
+    """Forked trials as they ran before the syscall filter: the copies inherit these module attributes."""
+    machine, available = seccomp.machine, notify.available
+    seccomp.machine, notify.available = (lambda: None), (lambda pid, fd: False)
+    try:
+        yield
+    finally:
+        seccomp.machine, notify.available = machine, available
+
+
+def install_cost(times: int = 20) -> tuple[float, float]:
+    """(median, max) seconds one trial process spends building and installing its syscall filter,
+    timed inside freshly forked processes holding this kernel's descriptors."""
+    from aiperf_magic.verification import isolate
+
+    costs = []
+    for _ in range(times):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # a disposable process, like a trial
+            t = time.perf_counter()
+            isolate.lock_down({w}, notify=True, folder="/nonexistent")
+            os.write(w, repr(time.perf_counter() - t).encode())
+            os._exit(0)
+        os.close(w)
+        costs.append(float(os.read(r, 64) or b"nan"))
+        os.close(r)
+        os.waitpid(pid, 0)
+    return statistics.median(costs), max(costs)
+
+
+def measure(cell: str, ns: dict[str, Any], isolation: str, repeat: int, sandbox: bool = True) -> dict[str, float]:
     """One timed Try: the cell's median, and the wall time per timed run (from progress timestamps)."""
     ends: dict[int, float] = {}  # runs finished -> when progress first said so (as the next run began)
     start = time.perf_counter()
-    c = verify(
-        cell, cell, ns, repeat=repeat, isolation=isolation,
-        progress=lambda done, *_: ends.setdefault(done, time.perf_counter()),
-    )
+    with contextlib.nullcontext() if sandbox else without_filter():
+        c = verify(
+            cell, cell, ns, repeat=repeat, isolation=isolation, budget_s=float("inf"),
+            progress=lambda done, *_: ends.setdefault(done, time.perf_counter()),
+        )
+    assert sandbox == ("seccomp" in c.sandbox) or isolation != "auto", c.sandbox
     ends.setdefault(max(ends) + 1, time.perf_counter())  # the last run ended as verify returned
     assert c.equal and not (c.error or c.blocked or c.refused), c
     assert (c.isolation == "process") == (isolation == "auto"), c.isolation
@@ -147,29 +185,43 @@ def main() -> None:
     )
     head = (
         f"{'workload':<14} {'cell in-proc':>12} {'cell fork':>10} {'fork/in':>8} {'run in-proc':>12} "
-        f"{'run fork':>10} {'added/run':>10} {'goal':>5} {'added/Try':>10} {'mem in-proc':>12} {'mem fork':>9}"
+        f"{'run fork':>10} {'added/run':>10} {'goal':>5} {'added/Try':>10} {'mem in-proc':>12} {'mem fork':>9} "
+        f"{'filter/run':>10} {'goal':>5} {'filter/Try':>10}"
     )
     print(head)
     for label, cell in workloads:
-        rounds = [  # alternated, so that the machine's load hits both alike
-            (measure(cell, ns, "in-process", args.repeat), measure(cell, ns, "auto", args.repeat))
+        rounds = [  # alternated, so that the machine's load hits all three alike
+            (
+                measure(cell, ns, "in-process", args.repeat),
+                measure(cell, ns, "auto", args.repeat),
+                measure(cell, ns, "auto", args.repeat, sandbox=False),
+            )
             for _ in range(args.rounds)
         ]
         inp = {k: statistics.median(r[0][k] for r in rounds) for k in ("cell", "per_run", "total")}
         frk = {k: statistics.median(r[1][k] for r in rounds) for k in ("cell", "per_run", "total")}
+        bare = {k: statistics.median(r[2][k] for r in rounds) for k in ("cell", "per_run", "total")}
+        filter_run = (frk["per_run"] - frk["cell"]) - (bare["per_run"] - bare["cell"])
         added = (frk["per_run"] - frk["cell"]) - (inp["per_run"] - inp["cell"])
         mem_in, mem_fork = peak(cell, ns, "in-process", args.repeat), peak(cell, ns, "auto", args.repeat)
         print(
             f"{label:<14} {fmt_s(inp['cell']):>12} {fmt_s(frk['cell']):>10} {frk['cell'] / inp['cell']:>7.2f}x "
             f"{fmt_s(inp['per_run']):>12} {fmt_s(frk['per_run']):>10} {fmt_s(added):>10} "
             f"{'ok' if added <= 0.020 else 'over':>5} {fmt_s(frk['total'] - inp['total']):>10} "
-            f"{fmt_b(mem_in):>12} {fmt_b(mem_fork):>9}"
+            f"{fmt_b(mem_in):>12} {fmt_b(mem_fork):>9} {fmt_s(filter_run):>10} "
+            f"{'ok' if filter_run <= 0.005 else 'over':>5} {fmt_s(frk['total'] - bare['total']):>10}"
         )
+    med, worst = install_cost()
+    print(
+        f"syscall filter, built and installed in each trial process: median {fmt_s(med)}, worst {fmt_s(worst)} "
+        f"of 20 ({len(os.listdir('/proc/self/fd'))} descriptors open here)"
+    )
     print(
         f"medians of {args.rounds} alternated rounds. cell = median of the timed runs; run = wall time per timed "
         "run, seen by the kernel; added/run = fork's per-run overhead minus in-process's; added/Try = whole Try, "
         "fork minus in-process (the template, the first runs' fresh copies, the timing copies); mem = peak memory "
-        "above the kernel's resident size during the Try (kernel growth + the trial processes' private pages)"
+        "above the kernel's resident size during the Try (kernel growth + the trial processes' private pages); "
+        "filter = forked trials with the syscall filter and its listener minus forked trials without them"
     )
 
 
