@@ -38,6 +38,13 @@ _IOCTL_SEND = (3 << 30) | (_RESP_SIZE << 16) | (ord("!") << 8) | 1
 SIGNAL = signal.SIGRTMIN + 7 if hasattr(signal, "SIGRTMIN") else signal.SIGUSR2
 REFUSED_FILE = "refused.txt"
 GRACE_S = 2.0  # after a refusal, the trial has this long to stop by itself
+# refused without a word: glibc's name-service caches (pwd.getpwuid, gethostbyname ask them first,
+# then read /etc/passwd and /etc/hosts themselves when the connection fails; libuuid asks uuidd,
+# then makes the UUID itself)
+QUIET = frozenset(
+    f"connects to {path}"
+    for path in ("/var/run/nscd/socket", "/run/nscd/socket", "/var/lib/sss/pipes/nss", "/run/uuidd/request")
+)
 
 
 @dataclass
@@ -129,6 +136,8 @@ class Supervisor:
         what = self.describe(tid, nr, args)
         resp = ctypes.create_string_buffer(struct.pack("=QqiI", ident, 0, -errno.EPERM, 0), _RESP_SIZE)
         self.libc.ioctl(fd, _IOCTL_SEND, resp)
+        if what in QUIET:  # the C library asking a name service, which falls back to local files
+            return
         if pid and pid not in self.refused:
             self.refused[pid] = Refusal(tid, what)
             self.first_at[pid] = now
@@ -190,22 +199,26 @@ class Supervisor:
         return os.fsdecode(raw.split(b"\0", 1)[0]) or "a path"
 
     def _address(self, tid: int, address: int, size: int) -> str:
-        raw = self._read(tid, address, size)
-        if len(raw) < 2:
-            return "an address"
-        family = struct.unpack_from("=H", raw)[0]
-        if family == socket.AF_UNIX:
-            path = raw[2:]
-            if path[:1] == b"\0":
-                return "the abstract socket @" + os.fsdecode(path[1:].rstrip(b"\0"))
-            return os.fsdecode(path.split(b"\0", 1)[0])
-        if family == socket.AF_INET and len(raw) >= 8:
-            port = struct.unpack_from("!H", raw, 2)[0]
-            return f"{socket.inet_ntop(socket.AF_INET, raw[4:8])}:{port}"
-        if family == socket.AF_INET6 and len(raw) >= 24:
-            port = struct.unpack_from("!H", raw, 2)[0]
-            return f"[{socket.inet_ntop(socket.AF_INET6, raw[8:24])}]:{port}"
+        return sockaddr(self._read(tid, address, size))
+
+
+def sockaddr(raw: bytes) -> str:
+    """A ``struct sockaddr`` in words: a Unix path, ``the abstract socket @name``, ``host:port``."""
+    if len(raw) < 2:
         return "an address"
+    family = struct.unpack_from("=H", raw)[0]
+    if family == socket.AF_UNIX:
+        path = raw[2:]
+        if path[:1] == b"\0":
+            return "the abstract socket @" + os.fsdecode(path[1:].rstrip(b"\0"))
+        return os.fsdecode(path.split(b"\0", 1)[0])
+    if family == socket.AF_INET and len(raw) >= 8:
+        port = struct.unpack_from("!H", raw, 2)[0]
+        return f"{socket.inet_ntop(socket.AF_INET, raw[4:8])}:{port}"
+    if family == socket.AF_INET6 and len(raw) >= 24:
+        port = struct.unpack_from("!H", raw, 2)[0]
+        return f"[{socket.inet_ntop(socket.AF_INET6, raw[8:24])}]:{port}"
+    return "an address"
 
 
 _FD_VERBS = {
