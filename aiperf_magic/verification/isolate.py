@@ -31,7 +31,7 @@ import sys
 import threading
 from typing import Any
 
-from . import shared_memory
+from . import shared_memory, trialfs
 from .descriptors import neutralise, open_fds
 from .guard import STATE, refuse
 from .runner import Discard
@@ -71,6 +71,8 @@ def lock_down(keep: set[int], folder_fd: int = -1, folder: str = "", notify: boo
             _uncovered(f"the syscall filter was refused: {exc}")
             return
     ENFORCED.append("seccomp")
+    if paths:  # the trial's own files now go through the folder's descriptor
+        trialfs.FOLDER, trialfs.FOLDER_FD = folder, folder_fd
     if not policy.notify:
         UNCOVERED.append("what native code was refused is not reported (the error it gets is)")
 

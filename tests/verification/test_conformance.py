@@ -547,3 +547,20 @@ def test_the_matrix_covers_every_channel_and_way() -> None:
         assert channel in names
     for way in ("ctypes", "earlier", "helper", "thread the cell starts", "thread pool made earlier", "process"):
         assert way in names, way
+
+
+PURE = (
+    "import numpy as np\nimport pandas as pd\n"
+    "frame = pd.DataFrame({'a': np.arange(3000, dtype='float64'), 'b': np.linspace(0, 1, 3000)})\n"
+)
+
+
+@pytest.mark.parametrize("mode", MODES, indirect=True)
+def test_a_pure_cell_still_tries_equal_and_faster(mode: str) -> None:
+    ns = namespace()
+    exec(PURE, ns)
+    loop = "out = []\nfor i, row in frame.iterrows():\n    out.append(row['a'] * 2 + row['b'])\nframe['c'] = out\n"
+    vector = "frame['c'] = frame['a'] * 2 + frame['b']\nout = list(frame['c'].to_numpy())\n"
+    c = verify(loop, vector, ns, repeat=3, isolation="in-process" if mode == "in-process" else "auto")
+    assert c.equal and c.better and c.blocked is None and c.error is None, render_comparison_text(c)
+    assert ("seccomp" in c.sandbox) == (mode in ("fork", "no-landlock", "no-notify"))
