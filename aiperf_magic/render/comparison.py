@@ -39,6 +39,8 @@ def headline(c: Comparison) -> str:
         return "The rewrite ran past its time limit and was stopped."
     if c.error:
         return "The rewrite raised an error (see the traceback); it is not an improvement."
+    if not c.equal and not c.difference and not c.compared:  # never a vacuous yes, nor a "differ"
+        return "Nothing observable was compared (no name, displayed result, output or exception): not called equal."
     if not c.equal:
         return "Results differ" + (f" ({c.difference})" if c.difference else "") + "; the rewrite is not accepted."
     if c.speedup is None:

@@ -20,10 +20,12 @@ from ..report import Comparison
 from .compare import TOLERANCES
 from .fork import Cancelled, ForkRunner, OutOfMemory, fork_available
 from .inprocess import InProcessRunner
+from .observed import compile_cell, summary
 from .pace import estimate, kernel_note, traces_first
 from .precheck import hints, kernel_changing_lines
 from .sandbox import Refused, missing, reads_and_writes, size_of
 from .schedule import FIRST_LIMIT_S, Progress, Schedule, describe_isolation, planned_runs
+from .touched import reachable_globals
 from .trial import Plan
 
 __all__ = ["fork_available", "planned_runs", "verify"]
@@ -84,7 +86,7 @@ def verify(
         result.error = f"{type(exc).__name__}: {exc}"
         return result
     reads_b, writes_b, loop_only = reads_and_writes(py_before)
-    reads_a, writes_a, _ = reads_and_writes(py_after)
+    reads_a, writes_a, loop_a = reads_and_writes(py_after)
     inputs = list(dict.fromkeys(reads_b + reads_a))
     absent = missing(namespace, inputs, writes_b | writes_a)
     if absent:
@@ -97,7 +99,12 @@ def verify(
         codes=codes,
         namespace=namespace,
         inputs=inputs,
-        candidates=(writes_b - loop_only - {"_"}) | {n for n in reads_b if n in namespace},
+        # what either version binds, reads or can change through the functions it calls (touched.py)
+        candidates=(writes_b - loop_only - {"_"})
+        | {n for n in reads_b if n in namespace}
+        | {n for n in writes_a - loop_a if n in namespace}
+        | reachable_globals(namespace, list(codes.values())),
+        loop_names=loop_only | loop_a,
         compare=list(compare) if compare is not None else None,
         allow_io=allow_io,
         lines={
@@ -158,11 +165,7 @@ def verify(
             *([differs] if differs else []),
             schedule.timing_how() + (", CUDA-synchronised" if _cuda_used() else ""),
             *schedule.peak_how,
-            "printed output of the runs is discarded",
-            "compared: "
-            + (", ".join(result.compared) if result.compared else "nothing (the cell writes no data)")
-            + "; "
-            + TOLERANCES,
+            *summary(result, TOLERANCES),
         ]
     return result
 
@@ -217,7 +220,7 @@ def _poll(cancel: Any) -> Callable[[], bool] | None:
 
 
 def _compile(python: str, label: str) -> Any:
-    return compile(python, f"<aiperf {label}>", "exec", dont_inherit=True)
+    return compile_cell(python, f"<aiperf {label}>")  # keeps the displayed result, as IPython shows it
 
 
 def _cuda_used() -> bool:

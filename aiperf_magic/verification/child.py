@@ -13,16 +13,21 @@ import os
 import traceback
 
 from . import guard, isolate, landlock
+from .observed import Observed
 from .runner import run
+from .touched import compared_names, deleted, ids, new_names, prepare, rebound
 from .trial import (
     Outcome,
     Plan,
+    Record,
+    accept_raise,
     compare_with_saved,
-    compared_names,
     holds_tensors,
+    read_record,
     rss_now,
     rss_peak_growth,
     save_values,
+    write_record,
 )
 
 VALUES = "before-values.pkl"
@@ -51,10 +56,11 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     guard.STATE.blocked = None  # a refusal recorded in the kernel by an earlier in-process Try is not ours
     rss_peak = first and (holds_tensors(ns, plan.inputs) or not plan.trace_first)
     start_rss = rss_now() if rss_peak else None  # a fresh fork's high-water mark starts here
+    before = ids(ns) if first else {}
     if not plan.allow_io:
         guard.activate()
     result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
-    out = Outcome(seconds=result.seconds, error=result.error, notes=notes)
+    out = Outcome(seconds=result.seconds, error=result.error, notes=notes, observed=result.observed)
     out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan, side)
     if out.blocked:
         out.error = None
@@ -64,33 +70,39 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
             out.peak_bytes, out.peak_how = rss_peak_growth(start_rss), "rss"
         else:
             out.peak_bytes, out.peak_how = result.peak_bytes, "tracemalloc"
-    if result.error or not first:
+    raised = result.observed.raised
+    if not first:
+        accept_raise(out, raised, read_record(folder) if raised else None)
         return out
     path = os.path.join(folder, VALUES)
     if side == "before":
-        out.names = compared_names(plan, ns, out.notes)
-        out.uncomparable = _save(path, ns, out.names)
-        out.uses_torch = holds_tensors(ns, [*out.names, *plan.inputs])
-    else:
-        names, failed = _read_plan(folder)
-        compared = compare_with_saved(path, ns, names, failed)
-        compared.seconds, compared.peak_bytes, compared.peak_how = out.seconds, out.peak_bytes, out.peak_how
-        compared.notes = notes + compared.notes
-        return compared
-    return out
+        out.error = None  # what the original raises is compared, like what it binds
+        names = compared_names(plan.compare, plan.candidates | rebound(ns, before, plan.loop_names), ns, out.notes)
+        prepare(ns, names, out.notes)
+        out.uncomparable = _save(path, ns, names, result.observed, deleted(before, ns, plan.candidates))
+        out.names = names + result.observed.labels()
+        out.uses_torch = holds_tensors(ns, [*names, *plan.inputs])
+        return out
+    record = _read_plan(folder)
+    if record.observed is not None and record.observed.raised:
+        out.error = None  # the original raised too: the two exceptions are compared
+    if out.error:
+        return out  # the rewrite raised where the original did not: its traceback says why
+    prepare(ns, record.names)
+    compared = compare_with_saved(path, ns, record, result.observed)
+    compared.seconds, compared.peak_bytes, compared.peak_how = out.seconds, out.peak_bytes, out.peak_how
+    compared.notes = notes + compared.notes + new_names(ns, before, plan, record)
+    return compared
 
 
-def _save(path: str, ns: dict, names: list[str]) -> list[str]:
+def _save(path: str, ns: dict, names: list[str], observed: Observed, gone: list[str]) -> list[str]:
     failed = save_values(path, ns, names)
-    with open(path + ".names", "w") as fh:
-        fh.write("\n".join(names) + "\n\n" + "\n".join(failed))
+    write_record(os.path.dirname(path), Record(names, failed, observed, gone))
     return failed
 
 
-def _read_plan(folder: str) -> tuple[list[str], list[str]]:
-    with open(os.path.join(folder, VALUES + ".names")) as fh:
-        names, _, failed = fh.read().partition("\n\n")
-    return [n for n in names.split("\n") if n], [n for n in failed.split("\n") if n]
+def _read_plan(folder: str) -> Record:
+    return read_record(folder) or Record()
 
 
 def _native_refusal(error: str | None, plan: Plan, side: str) -> str | None:

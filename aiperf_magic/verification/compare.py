@@ -1,113 +1,259 @@
-"""Type-aware equality of two runs' results, with the first difference spelled out.
+"""Strict, type-aware equality of two runs' results, with the first difference spelled out.
 
-Tolerances: exact for ints, bools, strings, bytes and objects; floats match when
-``|a - b| <= atol + rtol * |b|`` with rtol=1e-7, atol=1e-12 for 64-bit floats and rtol=1e-6,
-atol=1e-7 when either side is 32-bit or lower (a float32 rewrite of float64 code is accepted),
-NaN equal to NaN (and pandas' NA/NaT to themselves). A list that became a NumPy array of the same
-values, or a numeric column whose dtype changed (int64 -> float64), is equal, with a note.
-DataFrames must have the same index and the same columns in the same order. pandas ``Index`` and
-``MultiIndex`` compare label by label (and by names); categoricals compare by label, and their
-categories (and order flag) must match.
+"Equal" means equal in everything a user can observe of a value: its type (a ``dict`` that became a
+``defaultdict``, a list that became an array, an int that became a float are differences), NumPy,
+pandas and torch metadata (:mod:`.compare_arrays`), its state where it has no ``__eq__`` of its own
+(:mod:`.state`), and its contents. :data:`.differences.TOLERANCES` is the one statement of what is
+not exact; every Try's notes quote it.
 """
 
 from __future__ import annotations
 
+import array
+import collections
+import datetime
+import decimal
 import io
-import math
 import sys
 import types
+from dataclasses import dataclass, field, is_dataclass
 from typing import Any
 
-RTOL64, ATOL64 = 1e-7, 1e-12
-RTOL32, ATOL32 = 1e-6, 1e-7
-TOLERANCES = (
-    f"floats: rtol={RTOL64:g}, atol={ATOL64:g} (float64); rtol={RTOL32:g}, atol={ATOL32:g} "
-    "when float32/float16 is involved; NaN equals NaN; exact otherwise"
+from .compare_arrays import compare_data, equiv_types
+from .differences import (
+    ATOL32,
+    ATOL64,
+    FAST,
+    RTOL32,
+    RTOL64,
+    TOLERANCES,
+    Difference,
+    numbers,
+    short,
+    trim,
+    type_name,
 )
+from .state import rng_state, state_of
+
+__all__ = ["TOLERANCES", "Difference", "Drained", "first_difference", "is_handle", "short", "trim", "type_name"]
+
+EXACT = (str, bytes, bytearray, bool, type(None), range, slice, type(Ellipsis), type(NotImplemented))
+BY_REPR = (datetime.date, datetime.time, datetime.timedelta, datetime.tzinfo, decimal.Decimal)
 
 
-class Difference(Exception):
-    pass
+@dataclass(eq=False)
+class Drained:
+    """An iterator's items, read in a disposable copy after the cell ran.
+
+    ``complete``: it ran out (or raised ``error``); otherwise reading stopped at a bound, and only
+    the items read are compared.
+    """
+
+    kind: str
+    items: list[Any] = field(default_factory=list)
+    complete: bool = True
+    error: str | None = None
 
 
 def first_difference(before: Any, after: Any, name: str, notes: list[str]) -> str | None:
-    """None when equal, else a sentence naming the value, the position and both values."""
+    """None when equal, else a sentence naming the value, the position and both values. Never raises."""
     try:
-        _eq(before, after, name, notes)
+        Comparer(notes).eq(before, after, name)
     except Difference as d:
         return str(d)
+    except RecursionError:
+        return f"{name}: nested too deeply to compare"
+    except Exception as exc:  # a value's own methods may raise anything: not equal, and say why
+        return f"{name}: could not be compared ({type(exc).__name__}: {trim(str(exc))})"
     return None
 
 
-def _short(v: Any) -> str:
-    text = repr(v)
-    return text if len(text) <= 80 else text[:77] + "..."
+class Comparer:
+    """One comparison: the pairs in progress (cycles compare equal where they close) and those done."""
 
+    def __init__(self, notes: list[str]) -> None:
+        self.notes = notes
+        self.active: set[tuple[int, int]] = set()
+        self.done: set[tuple[int, int]] = set()
 
-def _eq(a: Any, b: Any, where: str, notes: list[str]) -> None:
-    np = sys.modules.get("numpy")
-    pd = sys.modules.get("pandas")
-    torch = sys.modules.get("torch")
-    if pd is not None and isinstance(a, (pd.DataFrame, pd.Series)):
-        return _frames(pd, np, a, b, where, notes)
-    if pd is not None and isinstance(a, (pd.Index, pd.Categorical)):
-        return _index(pd, np, a, b, where, notes)
-    if pd is not None and _both_missing(pd, a, b):
-        return None
-    if torch is not None and (isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor)):
-        if not (isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor)):
-            raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-        return _arrays(np, a.detach().cpu().numpy(), b.detach().cpu().numpy(), where, notes)
-    if np is not None and (isinstance(a, np.ndarray) or isinstance(b, np.ndarray)):
-        if not isinstance(a, np.ndarray) or not isinstance(b, np.ndarray):
-            if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
-                notes.append(f"{where}: {type(a).__name__} became {type(b).__name__} with the same values")
-            else:
-                raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-        return _arrays(np, np.asarray(a), np.asarray(b), where, notes)
-    if _is_number(a) and _is_number(b):
-        return _numbers(a, b, where, _narrow(a) or _narrow(b))
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        if type(a) is not type(b):
-            raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-        if len(a) != len(b):
-            raise Difference(f"{where}: length {len(a)} became {len(b)}")
+    def same(self, a: Any, b: Any) -> bool:
         try:
-            if a == b:  # fast path in C for the common case
-                return None
+            self.eq(a, b, "")
+        except Difference:
+            return False
+        return True
+
+    def eq(self, a: Any, b: Any, where: str) -> None:
+        if a is b:
+            return
+        if type(a) is not type(b):
+            self.type_changed(a, b, where)
+        if isinstance(a, EXACT):
+            if a != b:
+                raise Difference(f"{where}: {short(a)} != {short(b)}")
+            return
+        if isinstance(a, (int, float, complex)):
+            return numbers(a, b, where, narrow=False)
+        key = (id(a), id(b))
+        if key in self.active or key in self.done:
+            return
+        self.active.add(key)
+        try:
+            self._container(a, b, where)
+        finally:
+            self.active.discard(key)
+        self.done.add(key)
+
+    def type_changed(self, a: Any, b: Any, where: str) -> None:
+        if equiv_types(a, b):
+            return
+        if a is None or b is None:
+            raise Difference(f"{where}: {short(a)} became {short(b)}")
+        na, nb = type_name(a), type_name(b)
+        if isinstance(a, int) and not isinstance(a, bool) and isinstance(b, float):
+            raise Difference(f"{where}: int became float ({short(a)} vs {short(b)})")
+        hint = ""
+        try:
+            same = a == b
+            if bool(same.all() if hasattr(same, "all") else same):
+                scalar = isinstance(a, (int, float, complex)) or getattr(a, "ndim", None) == 0
+                hint = " (same value)" if scalar else " (same values)"
         except Exception:
             pass
-        for i, (x, y) in enumerate(zip(a, b, strict=False)):
-            _eq(x, y, f"{where}[{i}]", notes)
-        return None
-    if isinstance(a, dict) and isinstance(b, dict):
-        if list(a) != list(b):
-            extra = set(a) ^ set(b)
-            raise Difference(f"{where}: keys differ ({_short(sorted(map(repr, extra))[:5]) if extra else 'order'})")
-        for k in a:
-            _eq(a[k], b[k], f"{where}[{k!r}]", notes)
-        return None
-    if type(a) is not type(b):
-        raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-    if is_handle(a):  # a lock, file or connection compares by identity: its state is not the result
-        return None
-    try:
-        same = a == b
-        if isinstance(same, bool):
-            if not same and type(a).__eq__ is object.__eq__ and hasattr(a, "__dict__"):
-                return _eq(vars(a), vars(b), f"{where}.__dict__", notes)
-            if not same:
-                raise Difference(f"{where}: {_short(a)} != {_short(b)}")
+        raise Difference(f"{where}: {na} became {nb}{hint}")
+
+    def _container(self, a: Any, b: Any, where: str) -> None:
+        if compare_data(self, a, b, where):
+            return
+        if isinstance(a, (list, tuple, collections.deque, array.array)):
+            if getattr(a, "maxlen", None) != getattr(b, "maxlen", None) or getattr(a, "typecode", 0) != getattr(
+                b, "typecode", 0
+            ):
+                raise Difference(f"{where}: {short(a)} became {short(b)}")
+            return self.sequence(a, b, where)
+        if isinstance(a, dict):
+            return self.mapping(a, b, where)
+        if isinstance(a, (set, frozenset)):
+            return self.sets(a, b, where)
+        if isinstance(a, Drained):
+            return self.drained(a, b, where)
+        if isinstance(a, BY_REPR):
+            if repr(a) != repr(b):
+                raise Difference(f"{where}: {short(a)} != {short(b)}")
             return None
-    except Difference:
-        raise
-    except Exception:
-        pass
-    raise Difference(f"{where}: values of type {type(a).__name__} cannot be compared")
+        if isinstance(a, (types.FunctionType, type, types.ModuleType)):
+            return functions(a, b, where)
+        state = rng_state(a)
+        if state is not None:
+            if not self.same(state, rng_state(b)):
+                drew = "it drew other numbers"
+                raise Difference(f"{where}: the {type_name(a)} is at another point of its stream ({drew})")
+            return None
+        if is_handle(a):  # a lock, file or connection compares by identity: its state is not the result
+            return None
+        return self.objects(a, b, where)
+
+    def sequence(self, a: Any, b: Any, where: str) -> None:
+        if len(a) != len(b):
+            raise Difference(f"{where}: length {len(a)} became {len(b)}")
+        kinds_a, kinds_b = list(map(type, a)), list(map(type, b))
+        start = 0
+        if kinds_a == kinds_b and FAST.issuperset(kinds_a) and a == b:
+            return None  # fast path in C: the same types, whose == is exact
+        if kinds_a == kinds_b and len(a) > 64 and len(set(kinds_a)) == 1:
+            start = _floats_agree_until(a, b, kinds_a[0])  # many floats of one type: compared as an array
+        for i in range(start, len(a)):
+            self.eq(a[i], b[i], f"{where}[{i}]")
+        if hasattr(a, "__dict__"):  # a subclass may carry attributes
+            self.eq(vars(a), vars(b), f"{where}.__dict__")
+        return None
+
+    def mapping(self, a: dict, b: dict, where: str) -> None:
+        keys_a, keys_b = list(a), list(b)
+        try:
+            same_keys = bool(keys_a == keys_b)
+        except Exception:  # keys whose == is not a bool (arrays, tensors): compared one by one below
+            same_keys = True
+        if not same_keys:
+            extra = [k for k in keys_a if k not in b] + [k for k in keys_b if k not in a]
+            if extra:
+                raise Difference(f"{where}: keys differ ({short(sorted(map(repr, extra))[:5])})")
+            raise Difference(f"{where}: the same keys in another order ({short(keys_b[:5])})")
+        self.eq(keys_a, keys_b, f"{where} keys")  # 1 and 1.0 are the same key, not the same value
+        for (k, x), y in zip(a.items(), b.values(), strict=True):
+            self.eq(x, y, f"{where}[{short(k)}]")
+        if isinstance(a, collections.defaultdict):
+            self.eq(a.default_factory, getattr(b, "default_factory", None), f"{where}.default_factory")
+        if hasattr(a, "__dict__"):
+            self.eq(vars(a), vars(b), f"{where}.__dict__")
+
+    def sets(self, a: Any, b: Any, where: str) -> None:
+        by_value = {y: y for y in b}
+        for x in a:
+            if x not in by_value:
+                raise Difference(f"{where}: {short(x)} is missing after the rewrite")
+            self.eq(x, by_value[x], f"{where} item {short(x)}")
+        if len(a) != len(b):
+            extra = [y for y in b if y not in a]
+            raise Difference(f"{where}: {short(extra[0])} was added by the rewrite")
+
+    def drained(self, a: Drained, b: Drained, where: str) -> None:
+        if a.kind != b.kind:
+            raise Difference(f"{where}: {a.kind} became {b.kind}")
+        for i in range(min(len(a.items), len(b.items))):
+            self.eq(a.items[i], b.items[i], f"{where} (iterator) item {i}")
+        na, nb = len(a.items), len(b.items)
+        if (a.complete and b.complete and na != nb) or (a.complete and nb > na) or (b.complete and na > nb):
+            raise Difference(f"{where} (iterator): {na} items became {nb}")
+        if a.complete and b.complete and a.error != b.error:
+            raise Difference(f"{where} (iterator): raised {a.error or 'nothing'}, then {b.error or 'nothing'}")
+
+    def objects(self, a: Any, b: Any, where: str) -> None:
+        if not is_dataclass(a) and type(a).__eq__ is not object.__eq__:
+            try:
+                same = a == b
+            except Exception:
+                same = None
+            if isinstance(same, bool) or type(same).__name__ == "bool_":
+                if not same:
+                    raise Difference(f"{where}: {short(a)} != {short(b)}")
+                return None
+        sa, sb = state_of(a), state_of(b)
+        if sa is None or sb is None:
+            raise Difference(f"{where}: values of type {type_name(a)} cannot be compared")
+        if set(sa) != set(sb):  # their order is how the object was built, not what it holds
+            gone, new = sorted(set(sa) - set(sb)), sorted(set(sb) - set(sa))
+            raise Difference(f"{where}: attributes {gone} became {new}")
+        for k in sa:
+            self.eq(sa[k], sb[k], f"{where}.{k}" if k.isidentifier() else f"{where} ({k})")
+        return None
+
+
+def _floats_agree_until(a: Any, b: Any, kind: type) -> int:
+    """How many leading items of two sequences of floats of one type agree (all of them: ``len(a)``)."""
+    np = sys.modules.get("numpy")
+    if np is None or not issubclass(kind, (float, np.floating)):
+        return 0
+    narrow = issubclass(kind, np.floating) and np.dtype(kind).itemsize < 8
+    rtol, atol = (RTOL32, ATOL32) if narrow else (RTOL64, ATOL64)
+    ok = np.isclose(np.asarray(a, dtype=float), np.asarray(b, dtype=float), rtol=rtol, atol=atol, equal_nan=True)
+    return len(a) if ok.all() else int(np.argmin(ok))
+
+
+def functions(a: Any, b: Any, where: str) -> None:
+    """Functions, classes and modules made in each run: the same name (and, for functions, code)."""
+    same = getattr(a, "__qualname__", getattr(a, "__name__", None)) == getattr(
+        b, "__qualname__", getattr(b, "__name__", None)
+    )
+    if same and isinstance(a, types.FunctionType):
+        same = a.__code__.co_code == b.__code__.co_code
+    if not same:
+        raise Difference(f"{where}: {short(a)} != {short(b)}")
 
 
 HANDLE_MODULES = frozenset(
     {"_thread", "threading", "socket", "_socket", "sqlite3", "_sqlite3", "multiprocessing", "logging"}
+    | {"concurrent", "distributed", "ray", "queue", "selectors", "asyncio", "ctypes", "mmap"}  # workers, loops
     | {"ipywidgets", "matplotlib", "plotly", "IPython", "tqdm"}  # what a cell shows, not what it computes
 )
 
@@ -118,142 +264,11 @@ def is_handle(value: Any) -> bool:
         return True
     if type(value).__module__.split(".")[0] in HANDLE_MODULES:
         return True
+    return is_iterator(value)
+
+
+def is_iterator(value: Any) -> bool:
     try:
-        return iter(value) is value  # an iterator: consumed, not compared
-    except TypeError:
+        return iter(value) is value  # an iterator: consumed, not compared as a value
+    except Exception:
         return False
-
-
-def _is_number(v: Any) -> bool:
-    np = sys.modules.get("numpy")
-    return isinstance(v, (int, float)) or (np is not None and isinstance(v, np.number))
-
-
-def _narrow(v: Any) -> bool:
-    np = sys.modules.get("numpy")
-    return np is not None and isinstance(v, np.floating) and v.dtype.itemsize < 8
-
-
-def _numbers(a: Any, b: Any, where: str, narrow: bool) -> None:
-    if (isinstance(a, (bool, int)) and isinstance(b, (bool, int))) or (_is_int(a) and _is_int(b)):
-        if int(a) != int(b):
-            raise Difference(f"{where}: {a!r} != {b!r}")
-        return
-    fa, fb = float(a), float(b)
-    if math.isnan(fa) and math.isnan(fb):
-        return
-    rtol, atol = (RTOL32, ATOL32) if narrow else (RTOL64, ATOL64)
-    if not abs(fa - fb) <= atol + rtol * abs(fb):
-        raise Difference(f"{where}: {a!r} != {b!r} (beyond rtol={rtol:g}, atol={atol:g})")
-
-
-def _is_int(v: Any) -> bool:
-    np = sys.modules.get("numpy")
-    return isinstance(v, int) or (np is not None and isinstance(v, np.integer))
-
-
-def _arrays(np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
-    if a.shape != b.shape:
-        raise Difference(f"{where}: shape {a.shape} became {b.shape}")
-    if a.dtype != b.dtype:
-        notes.append(f"{where}: dtype {a.dtype} became {b.dtype}")
-    numeric = a.dtype.kind in "fciub" and b.dtype.kind in "fciub"
-    if numeric and (a.dtype.kind in "fc" or b.dtype.kind in "fc"):
-        narrow = min(a.dtype.itemsize, b.dtype.itemsize) < 8 and "f" in (a.dtype.kind, b.dtype.kind)
-        rtol, atol = (RTOL32, ATOL32) if narrow else (RTOL64, ATOL64)
-        ok = np.isclose(a, b, rtol=rtol, atol=atol, equal_nan=True)
-    elif a.dtype.kind == "O" or b.dtype.kind == "O":  # element by element: NA, tuples, mixed objects
-        pairs = zip(a.ravel(), b.ravel(), strict=True)
-        ok = np.array([_same_obj(x, y) for x, y in pairs], dtype=bool).reshape(a.shape)
-    elif numeric or a.dtype.kind == b.dtype.kind:
-        ok = np.asarray(a == b)
-    else:
-        raise Difference(f"{where}: dtype {a.dtype} became {b.dtype}")
-    if ok.shape != a.shape or not ok.all():
-        pos = tuple(int(i) for i in np.argwhere(~ok)[0]) if ok.shape == a.shape else ()
-        raise Difference(f"{where}{list(pos)}: {_short(a[pos])} != {_short(b[pos])}")
-    return None
-
-
-def _same_obj(x: Any, y: Any) -> bool:
-    try:
-        _eq(x, y, "", [])
-    except Difference:
-        return False
-    return True
-
-
-def _frames(pd: Any, np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
-    if type(a) is not type(b):
-        raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-    if a.shape != b.shape:
-        raise Difference(f"{where}: shape {a.shape} became {b.shape}")
-    if not a.index.equals(b.index):
-        pos = next((i for i, (x, y) in enumerate(zip(a.index, b.index, strict=False)) if x != y), 0)
-        raise Difference(f"{where}: index differs at position {pos} ({_short(a.index[pos])} vs {_short(b.index[pos])})")
-    if isinstance(a, pd.Series):
-        return _column(np, a, b, where, notes)
-    if list(a.columns) != list(b.columns):
-        raise Difference(f"{where}: columns {list(a.columns)} became {list(b.columns)}")
-    for col in a.columns:
-        _column(np, a[col], b[col], f"{where}[{col!r}]", notes)
-    return None
-
-
-def _index(pd: Any, np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
-    """Index, MultiIndex and Categorical values: labels in order, then names and categories."""
-    kind = pd.Categorical if isinstance(a, pd.Categorical) else pd.Index
-    if not isinstance(b, kind):
-        raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-    if len(a) != len(b):
-        raise Difference(f"{where}: length {len(a)} became {len(b)}")
-    if isinstance(a, pd.MultiIndex) != isinstance(b, pd.MultiIndex) or a.ndim != b.ndim:
-        raise Difference(f"{where}: {type(a).__name__} became {type(b).__name__}")
-    if isinstance(a, pd.MultiIndex) and a.nlevels != b.nlevels:
-        raise Difference(f"{where}: {a.nlevels} levels became {b.nlevels}")
-    if kind is pd.Index and list(a.names) != list(b.names):
-        raise Difference(f"{where}: names {list(a.names)} became {list(b.names)}")
-    _categories(a.dtype, b.dtype, where, notes)
-    if a.dtype != b.dtype and getattr(a.dtype, "categories", None) is None:
-        notes.append(f"{where}: dtype {a.dtype} became {b.dtype}")
-    if a.equals(b):
-        return None
-    _arrays(np, _labels(np, a), _labels(np, b), where, notes)
-    return None
-
-
-def _labels(np: Any, values: Any) -> Any:
-    out = np.empty(len(values), dtype=object)
-    out[:] = list(values)  # tuples of a MultiIndex stay tuples, categories become their labels
-    return out
-
-
-def _categories(da: Any, db: Any, where: str, notes: list[str]) -> None:
-    ca, cb = getattr(da, "categories", None), getattr(db, "categories", None)
-    if ca is None and cb is None:
-        return
-    if ca is None or cb is None:
-        notes.append(f"{where}: dtype {da} became {db}")
-        return
-    if list(ca) != list(cb) or bool(da.ordered) != bool(db.ordered):
-        raise Difference(f"{where}: categories {_short(list(ca))} became {_short(list(cb))}")
-
-
-def _both_missing(pd: Any, a: Any, b: Any) -> bool:
-    try:
-        return bool(pd.api.types.is_scalar(a) and pd.api.types.is_scalar(b) and pd.isna(a) and pd.isna(b))
-    except (TypeError, ValueError):
-        return False
-
-
-def _column(np: Any, a: Any, b: Any, where: str, notes: list[str]) -> None:
-    if hasattr(a, "cat") and hasattr(b, "dtype"):
-        _categories(a.dtype, b.dtype, where, notes)
-    try:
-        _arrays(np, a.to_numpy(), b.to_numpy(), where, notes)
-    except Difference as d:
-        text = str(d)
-        if "[" in text[len(where) :]:  # name the row label rather than the position
-            pos = int(text[len(where) :].split("[", 1)[1].split("]", 1)[0].split(",")[0] or 0)
-            raise Difference(f"{where} at row {a.index[pos]!r}: {_short(a.iloc[pos])} != {_short(b.iloc[pos])}") from d
-        raise

@@ -19,10 +19,12 @@ from collections.abc import Iterator
 from typing import Any
 
 from . import guard
+from .compare import is_handle
 from .restore import Snapshot
 from .runner import run
-from .sandbox import sandbox
-from .trial import Outcome, Plan, compare, compared_names, holds_tensors
+from .sandbox import Refused, copy_value, sandbox
+from .touched import compared_names, deleted, ids, new_names, prepare, rebound
+from .trial import RECORD, Outcome, Plan, Record, accept_raise, compare_runs, holds_tensors, read_record, write_record
 
 SNAPSHOT_LIMIT = 1 << 30
 IN_PROCESS_UNCOVERED = (
@@ -44,7 +46,10 @@ class InProcessRunner:
         self.guarded = guarded  # False inside a forked trial, which is guarded for good already
         self.snapshot: Snapshot | None = None
         self.ns_before: dict[str, Any] | None = None
-        self.names: list[str] = []
+        self.record: Record | None = None  # what the original's first run bound, showed and raised
+        self.notes_before: list[str] = []
+        self.notes_after: list[str] = []
+        self.values_only = False  # True where the forked first runs compared output and exception already
         self.connections: list[Any] = []
         self.sandbox: list[str] = []  # nothing is enforced by the operating system in this process
         self.uncovered = list(IN_PROCESS_UNCOVERED) if reason else []
@@ -74,13 +79,20 @@ class InProcessRunner:
         if cuda_peak and torch is not None:
             torch.cuda.reset_peak_memory_stats()
         trace = first and self.plan.trace_first and not cuda_peak and not holds_tensors(ns, self.plan.inputs)
+        before, kernel_before = (ids(ns), ids(self.plan.namespace)) if first else ({}, {})
         try:
             with self._guard():
                 result = run(self.plan.codes[side], ns, limit, trace_memory=trace)
+                if first and not result.timed_out:  # inside the guard: reading iterators runs user code
+                    try:
+                        self._capture(side, ns, before, kernel_before, result.observed)
+                    except Exception as exc:  # aiperf's own failure: verify reports it, never the user's
+                        raise RuntimeError(f"the run's names could not be taken ({type(exc).__name__}: {exc})") from exc
         finally:
             if self.snapshot is not None:
                 self.snapshot.restore()
         out = Outcome(seconds=result.seconds, error=result.error, timed_out=result.timed_out)
+        out.observed = result.observed
         out.blocked = guard.STATE.blocked
         if out.blocked:
             out.error = None
@@ -90,17 +102,50 @@ class InProcessRunner:
                 out.peak_bytes, out.peak_how = int(torch.cuda.max_memory_allocated()), "cuda"
             elif trace:
                 out.peak_bytes, out.peak_how = result.peak_bytes, "tracemalloc"
-        if not first or result.error or result.timed_out:
+        if not first:
+            accept_raise(out, result.observed.raised, self.record or read_record(self.folder))
+            return out
+        if result.timed_out:
             return out
         if side == "before":
-            self.ns_before, self.names = ns, compared_names(self.plan, ns, out.notes)
-            out.names = self.names
-            out.uses_torch = holds_tensors(ns, [*self.names, *self.plan.inputs])
-        elif self.ns_before is not None:
-            out.names = self.names
-            out.equal, out.difference = compare(self.ns_before, ns, self.names, out.notes)
+            out.error = None  # what the original raises is compared, like what it binds
+            assert self.record is not None
+            out.names = self.record.names + result.observed.labels()
+            out.notes += self.notes_before
+            out.uses_torch = holds_tensors(ns, [*self.record.names, *self.plan.inputs])
+        elif self.ns_before is not None and self.record is not None:
+            if self.record.observed is not None and self.record.observed.raised:
+                out.error = None  # the original raised too: the two exceptions are compared
+            if not out.error:
+                compare_runs(self.ns_before, ns, self.record, result.observed, out, output=not self.values_only)
+                out.notes += self.notes_after
             self.ns_before = None
         return out
+
+    def _capture(
+        self, side: str, ns: dict[str, Any], before: dict[str, int], kernel_before: dict[str, int], observed: Any
+    ) -> None:
+        """Right after a first run, before the snapshot puts the kernel back: the names to compare,
+        with copies of the kernel's globals that the cell's functions changed or rebound."""
+        kernel = self.plan.namespace
+        outside = (self.plan.candidates | rebound(kernel, kernel_before, self.plan.loop_names)) - set(ns)
+        for name in sorted(outside):
+            if name in kernel and not is_handle(kernel[name]):
+                with contextlib.suppress(Refused):
+                    ns[name] = copy_value(kernel[name], {})
+        if side == "before":
+            notes: list[str] = []
+            extra = rebound(ns, before, self.plan.loop_names) | outside
+            names = compared_names(self.plan.compare, self.plan.candidates | extra, ns, notes)
+            prepare(ns, names, notes)
+            self.ns_before, self.notes_before = ns, notes
+            self.record = Record(names, [], observed, deleted(before, ns, self.plan.candidates))
+            if self.own_folder or not os.path.exists(os.path.join(self.folder, RECORD)):
+                write_record(self.folder, self.record)  # for timing workers: what the original raised
+        elif self.record is not None:
+            prepare(ns, self.record.names)
+            fresh = {n: 0 for n in kernel}  # "new" means new to the kernel's namespace, not to this copy
+            self.notes_after = new_names(ns, {**fresh, **before}, self.plan, self.record)
 
     def compare_fallback(self) -> Outcome:  # values never leave this process
         return Outcome(error="nothing to compare")

@@ -1,5 +1,8 @@
 """Run compiled cell code in a sandbox namespace, timed, with a deadline that never kills the kernel.
 
+What the code prints to ``sys.stdout`` and ``sys.stderr`` is captured (bounded), never shown; its
+exception and its displayed result are kept for the comparison (:mod:`.observed`).
+
 On the main thread the deadline is a ``SIGALRM`` timer that raises :class:`RunTimeout` inside the
 running code; elsewhere a watchdog thread raises it asynchronously in the running thread (it lands
 at the next bytecode, so a single long C call finishes first). Wall time is CUDA-synchronised when
@@ -17,13 +20,15 @@ import threading
 import time
 import traceback
 import tracemalloc
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
+from .observed import Capture, Observed, exception_text, take_display
+
 
 class Discard(io.TextIOBase):
-    """A text stream that swallows what is written: a cell printing a lot costs no memory."""
+    """A text stream that swallows what is written (a trial process's own standard streams)."""
 
     def write(self, s: str) -> int:
         return len(s)
@@ -39,9 +44,10 @@ class RunTimeout(BaseException):
 @dataclass
 class RunResult:
     seconds: float
-    error: str | None = None
+    error: str | None = None  # the traceback, when the code raised
     timed_out: bool = False
     peak_bytes: int | None = None
+    observed: Observed = field(default_factory=Observed)  # printed output and the exception, for comparing
 
 
 def _cuda_sync() -> None:
@@ -57,10 +63,11 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
         tracemalloc.reset_peak()
     _cuda_sync()
     start = time.perf_counter()
-    error, timed_out = None, False
+    error, timed_out, raised = None, False, None
+    # what the cells print is not the user's to read nine times over: it is kept (bounded) to compare, never shown
+    out, err = Capture(), Capture()
     try:
-        # what the cells print is not the user's to read nine times over: it is discarded, unkept
-        with _deadline(timeout_s), contextlib.redirect_stdout(Discard()), contextlib.redirect_stderr(Discard()):
+        with _deadline(timeout_s), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
                 exec(code, ns)
                 _cuda_sync()
@@ -71,14 +78,16 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
                     raise
                 tb = exc.__traceback__.tb_next if exc.__traceback__ else None  # drop this frame
                 error = "".join(traceback.format_exception(type(exc), exc, tb))
+                raised = exception_text(exc)
     except RunTimeout:  # the deadline fired just as the run ended, before it could be disarmed
         timed_out = True
     seconds = time.perf_counter() - start
+    take_display(ns)
     peak = None
     if trace_memory:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-    return RunResult(seconds, error, timed_out, peak)
+    return RunResult(seconds, error, timed_out, peak, Observed(out.printed(), err.printed(), raised))
 
 
 class _deadline:

@@ -142,6 +142,7 @@ def _in_process(plan: Plan, folder: str) -> Any:
 
 def _compare(plan: Plan, folder: str) -> Outcome:  # pragma: no cover - child
     runner = _in_process(plan, folder)
+    runner.values_only = True  # the two fresh forks compared printed output already, with nothing before them
     runner.run("before", True, None)
     return runner.run("after", True, None)  # type: ignore[no-any-return]
 

@@ -16,8 +16,12 @@ from dataclasses import dataclass, field
 from types import CodeType
 from typing import Any
 
-from .compare import first_difference, is_handle
-from .sandbox import SHARED, data_names
+from .compare import first_difference, short
+from .observed import DISPLAYED, PRINTED, Observed, exception_difference, output_difference, same_exception
+from .sandbox import SHARED
+from .trialfs import open_private
+
+RECORD = "before-record.pkl"
 
 
 @dataclass
@@ -34,6 +38,7 @@ class Plan:
     # the first run of each version traces allocations for its peak; False for a long cell: its peak is
     # then the growth of the fresh copy's resident memory, and that run is a timing sample too
     trace_first: bool = True
+    loop_names: set[str] = field(default_factory=set)  # loop variables: never compared
 
 
 @dataclass
@@ -53,36 +58,97 @@ class Outcome:
     uncomparable: list[str] = field(default_factory=list)  # values of the original that could not travel
     notes: list[str] = field(default_factory=list)
     uses_torch: bool = False
+    observed: Observed | None = None  # printed output and the exception (first runs, and timed runs of the original)
+    differs_in: str | None = None  # PRINTED when the rewrite differs only in printed output
     sandbox: list[str] = field(default_factory=list)  # what the operating system enforced in this run's process
     uncovered: list[str] = field(default_factory=list)  # and what it could not, in words
 
 
-def compared_names(plan: Plan, ns: dict[str, Any], notes: list[str] | None = None) -> list[str]:
-    """The names to compare: the caller's, or the data among the cell's writes and reads.
+@dataclass
+class Record:
+    """What the original's first run leaves in the trial folder for the runs after it."""
 
-    Handles (open files, iterators, locks, connections, loggers, widgets, figures) are left out: they
-    hold state outside the values a rewrite must preserve, and compare by identity.
-    """
-    if plan.compare is not None:
-        return list(plan.compare)
-    names = data_names(ns, plan.candidates)
-    handles = [n for n in names if is_handle(ns[n])]
-    if handles and notes is not None:
-        notes.append(f"not compared: {', '.join(handles)} (handles: files, iterators, locks, connections, widgets)")
-    return [n for n in names if n not in handles]
+    names: list[str] = field(default_factory=list)  # compared
+    failed: list[str] = field(default_factory=list)  # whose values could not be pickled
+    observed: Observed | None = None
+    gone: list[str] = field(default_factory=list)  # names the original deleted
 
 
-def compare(ns_b: dict[str, Any], ns_a: dict[str, Any], names: list[str], notes: list[str]) -> tuple[bool, str | None]:
-    """(equal, first difference) of the names in two namespaces."""
+def write_record(folder: str, record: Record) -> None:
+    with open_private(os.path.join(folder, RECORD), "wb") as fh:
+        pickle.dump(record, fh)
+
+
+def read_record(folder: str) -> Record | None:
+    try:
+        with open(os.path.join(folder, RECORD), "rb") as fh:
+            record = pickle.load(fh)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        return None
+    return record if isinstance(record, Record) else None
+
+
+def accept_raise(out: Outcome, raised: str | None, original: Record | None) -> None:
+    """A run that raised what the original's first run raised ran as the cell does: not an error."""
+    if (
+        raised is not None
+        and original is not None
+        and original.observed is not None
+        and same_exception(raised, original.observed.raised)
+    ):
+        out.error = None
+
+
+def compare(
+    ns_b: dict[str, Any], ns_a: dict[str, Any], names: list[str], notes: list[str], gone: list[str] | tuple = ()
+) -> tuple[bool, str | None]:
+    """(equal, first difference) of the names in two namespaces (and the displayed result)."""
     for name in names:
         if name not in ns_a:
+            if name == DISPLAYED:
+                return False, f"{DISPLAYED}: the original shows {short(ns_b.get(name))}, the rewrite shows nothing"
             return False, f"{name}: set by the original, missing after the rewrite"
         if name not in ns_b:
             return False, f"{name}: missing after the original"
         diff = first_difference(ns_b[name], ns_a[name], name, notes)
         if diff is not None:
             return False, diff
+    if DISPLAYED in ns_a and DISPLAYED not in names:
+        return False, f"{DISPLAYED}: the original shows nothing, the rewrite shows {short(ns_a[DISPLAYED])}"
+    for name in gone:
+        if name in ns_a:
+            return False, f"{name}: deleted by the original, still bound after the rewrite"
     return True, None
+
+
+def compare_runs(
+    ns_b: dict[str, Any], ns_a: dict[str, Any], record: Record, observed: Observed, out: Outcome, output: bool = True
+) -> None:
+    """The rewrite's first run against the original's: the exception, the names, the printed output
+    (``output=False``: already compared, between fresh copies, before this run).
+
+    Sets ``out.equal`` and ``out.difference`` (the first one found); ``out.differs_in`` is
+    :data:`PRINTED` when printed output is the only difference (it may be masked later).
+    """
+    out.names = record.names
+    before = record.observed or Observed()
+    diff = exception_difference(before, observed)
+    if diff is None:
+        comparable = [n for n in record.names if n not in record.failed]
+        equal, diff = compare(ns_b, ns_a, comparable, out.notes, record.gone)
+        missing = [n for n in record.failed if n not in ns_a]
+        if equal and missing:
+            diff = f"{missing[0]}: set by the original, missing after the rewrite"
+    if diff is None and output:
+        diff = output_difference(before, observed)
+        out.differs_in = PRINTED if diff else None
+    if diff is None and record.failed:
+        out.uncomparable = list(record.failed)  # equal so far: the rest is compared where the values live
+        return
+    if before.raised and diff is None:
+        out.notes.append(f"both versions raised {before.raised}: compared with what they did before it")
+    vacuous = diff is None and not record.names and not before.labels()
+    out.equal, out.difference = diff is None and not vacuous, diff
 
 
 def holds_tensors(ns: dict[str, Any], names: list[str]) -> bool:
@@ -107,7 +173,7 @@ def save_values(path: str, ns: dict[str, Any], names: list[str]) -> list[str]:
     instead of holding a second private copy of a large frame.
     """
     failed = []
-    with open(path, "wb") as fh, open(path + ".buf", "wb") as bh:
+    with open_private(path, "wb") as fh, open_private(path + ".buf", "wb") as bh:
         for name in names:
             if name not in ns or isinstance(ns[name], SHARED):
                 continue
@@ -146,19 +212,10 @@ def load_values(path: str) -> dict[str, Any]:
             out[name] = value
 
 
-def compare_with_saved(path: str, ns_after: dict[str, Any], names: list[str], failed: list[str]) -> Outcome:
+def compare_with_saved(path: str, ns_after: dict[str, Any], record: Record, observed: Observed) -> Outcome:
     """The rewrite's first run: compare its namespace with the original's saved values."""
-    out = Outcome(names=names)
-    before = load_values(path)
-    comparable = [n for n in names if n not in failed]
-    equal, out.difference = compare(before, ns_after, comparable, out.notes)
-    missing = [n for n in failed if n not in ns_after]
-    if equal and missing:
-        equal, out.difference = False, f"{missing[0]}: set by the original, missing after the rewrite"
-    if equal and failed:
-        out.uncomparable = list(failed)
-        return out
-    out.equal = equal
+    out = Outcome(names=record.names, observed=observed)
+    compare_runs(load_values(path), ns_after, record, observed, out)
     return out
 
 

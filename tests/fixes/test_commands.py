@@ -16,7 +16,8 @@ CELL = "for i, row in frame.iterrows():\n    frame.loc[i, 'b'] = row['a'] * 2\n"
 @pytest.fixture
 def ctx(ip):
     shell = ip
-    shell.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(300)})")
+    # float: the row loop's .loc column is float64, and the rewrite's too
+    shell.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(300)}, dtype=float)")
     state = SessionState()
     yield CommandContext(shell, state)
     shell.user_ns.pop("frame", None)
@@ -72,7 +73,7 @@ def test_aiperf_try_and_fix_through_the_magic(ip) -> None:
     """A real %%aiperf cell, then %aiperf try / %aiperf fix as a user types them."""
     from IPython.utils.capture import capture_output
 
-    ip.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(500)})")
+    ip.run_cell("import pandas as pd\nframe = pd.DataFrame({'a': range(500)}, dtype=float)")
     with capture_output():
         assert ip.run_cell("%%aiperf\n" + CELL).success
     rep = ip._aiperf_magics.state.last_report

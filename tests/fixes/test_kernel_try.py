@@ -23,7 +23,8 @@ def test_try_in_a_kernel_shows_an_equal_faster_comparison() -> None:
     nb = nbformat.v4.new_notebook()
     sources = [
         "%load_ext aiperf_magic",
-        "import pandas as pd\nframe = pd.DataFrame({'a': range(2000)})\nkeep = id(frame)",
+        # float: the row loop's .loc column is float64, and the rewrite's too
+        "import pandas as pd\nframe = pd.DataFrame({'a': range(2000)}, dtype=float)\nkeep = id(frame)",
         "%%aiperf\n" + CELL,
         ENSURE_FINDING,
         "%aiperf try AIP301 --repeat 3",

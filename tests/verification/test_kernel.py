@@ -156,7 +156,8 @@ def test_try_in_a_kernel_changes_nothing_and_says_why(tmp_path: Path) -> None:
         "%aiperf try AIP999",
         "print('shell lines', lines('shell.txt'))",
         # a pure row loop over a frame built from arrays: still tried, equal and faster
-        "frame = pd.DataFrame({'a': np.arange(3000), 'b': np.random.rand(3000)})",
+        # (float a: the loop's .loc column is float64, and so is the rewrite's)
+        "frame = pd.DataFrame({'a': np.arange(3000.0), 'b': np.random.rand(3000)})",
         "%%aiperf\nfor i, row in frame.iterrows():\n    frame.loc[i, 'c'] = row['a'] * 2\n",
         "_rep = get_ipython()._aiperf_magics.state.last_report\n"
         "if _rep.finding('AIP301') is None:\n"

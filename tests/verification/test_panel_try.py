@@ -48,7 +48,7 @@ def test_stop_cancels_a_try_running_beside_the_kernel() -> None:
 def test_a_refused_write_offers_the_box_that_allows_it(tmp_path: Path) -> None:
     log = tmp_path / "log.txt"
     log.write_text("")
-    cell = f"with open({str(log)!r}, 'a') as f:\n    f.write('run\\n')\n"
+    cell = f"with open({str(log)!r}, 'a') as f:\n    n = f.write('run\\n')\n"  # n: something to compare
     action = _action(cell, cell, {"__name__": "__main__"})
     assert not action.state()["allow_io_offer"]
     action.try_fix()

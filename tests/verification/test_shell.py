@@ -37,5 +37,5 @@ def test_a_magic_that_writes_ipythons_own_files_is_refused(ip, tmp_path: Path) -
 
 
 def test_timing_magics_are_tried_in_process(ip) -> None:
-    c = verify("%time y = 2 ** 10\n", "y = 1024\n", ip.user_ns, repeat=1, isolation="in-process")
+    c = verify("%time y = 2 ** 10\n", "%time y = 1024\n", ip.user_ns, repeat=1, isolation="in-process")
     assert c.equal and c.blocked is None
