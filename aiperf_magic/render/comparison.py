@@ -82,6 +82,8 @@ def _x(v: float) -> str:
 def where(c: Comparison) -> str:
     """Where the trials ran, and how many times each version ran."""
     place = "in forked copies of the kernel" if c.isolation == "process" else "in this kernel (partial isolation)"
+    if c.isolation == "process" and c.uncovered:  # no syscall filter or Landlock here: say it where it is seen
+        place += " (partial isolation: " + "; ".join(c.uncovered) + " not covered)"
     return f"each version ran {c.runs} times {place}" if c.runs else f"trials {place}"
 
 

@@ -34,6 +34,7 @@ import pytest
 
 from aiperf_magic import verify
 from aiperf_magic.render.comparison import render_comparison_text
+from aiperf_magic.render.panel.outcome import outcome
 from aiperf_magic.verification import landlock, notify, seccomp
 from tests.verification.world import (
     Counter,
@@ -564,3 +565,6 @@ def test_a_pure_cell_still_tries_equal_and_faster(mode: str) -> None:
     c = verify(loop, vector, ns, repeat=3, isolation="in-process" if mode == "in-process" else "auto")
     assert c.equal and c.better and c.blocked is None and c.error is None, render_comparison_text(c)
     assert ("seccomp" in c.sandbox) == (mode in ("fork", "no-landlock", "no-notify"))
+    partial = mode in ("in-process", "audit-only", "no-notify")  # no-notify: what was refused goes unsaid
+    notice = " ".join(outcome(c)["notice"])
+    assert ("native code" in notice) == partial and ("native code" in render_comparison_text(c)) == partial

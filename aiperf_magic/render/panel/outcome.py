@@ -43,6 +43,12 @@ def _method(c: Comparison) -> list[str]:
     return lines + [n for n in c.notes if not n.startswith(HEADER_NOTE)]  # that one shows above
 
 
+def _partial(c: Comparison) -> list[str]:
+    """What the trials' isolation did not cover here (no syscall filter, in-process): never behind the toggle."""
+    uncovered = getattr(c, "uncovered", None) or []
+    return ["isolation was partial, not covered here: " + "; ".join(uncovered)] if uncovered else []
+
+
 def _bounds(c: Comparison) -> str:
     """The timing rule's interval beside the times: "; at least ×2.90" when faster, else both ends."""
     if c.faster is None or c.speedup_low is None or c.speedup_high is None:
@@ -79,7 +85,7 @@ def outcome(c: Comparison, frame: dict[str, str] | None = None) -> dict[str, Any
     if measured and c.before_s and c.after_s:
         bars = [[fmt.seconds(c.before_s), c.before_s], [fmt.seconds(c.after_s), c.after_s]]
     return {
-        "notice": [n for n in c.notes if n.startswith(HEADER_NOTE)] if measured else [],
+        "notice": ([n for n in c.notes if n.startswith(HEADER_NOTE)] if measured else []) + _partial(c),
         "ok": ok,
         "mark": mark,
         # the numbers already say "equal and faster" (or, for a dtype fix, "equal and smaller");
