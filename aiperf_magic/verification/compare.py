@@ -63,7 +63,9 @@ def first_difference(before: Any, after: Any, name: str, notes: list[str]) -> st
         return str(d)
     except RecursionError:
         return f"{name}: nested too deeply to compare"
-    except Exception as exc:  # a value's own methods may raise anything: not equal, and say why
+    except BaseException as exc:  # a value's own methods may raise anything (or be refused): not equal, say why
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         return f"{name}: could not be compared ({type(exc).__name__}: {trim(str(exc))})"
     return None
 

@@ -49,6 +49,7 @@ class InProcessRunner:
         self.record: Record | None = None  # what the original's first run bound, showed and raised
         self.notes_before: list[str] = []
         self.notes_after: list[str] = []
+        self.compared: Outcome | None = None  # the rewrite's first run against the original's
         self.values_only = False  # True where the forked first runs compared output and exception already
         self.connections: list[Any] = []
         self.sandbox: list[str] = []  # nothing is enforced by the operating system in this process
@@ -116,17 +117,19 @@ class InProcessRunner:
         elif self.ns_before is not None and self.record is not None:
             if self.record.observed is not None and self.record.observed.raised:
                 out.error = None  # the original raised too: the two exceptions are compared
-            if not out.error:
-                compare_runs(self.ns_before, ns, self.record, result.observed, out, output=not self.values_only)
-                out.notes += self.notes_after
-            self.ns_before = None
+            if not out.error and self.compared is not None:
+                c = self.compared
+                out.names, out.equal, out.difference, out.differs_in = c.names, c.equal, c.difference, c.differs_in
+                out.uncomparable, out.notes = c.uncomparable, out.notes + c.notes + self.notes_after
+            self.ns_before = self.compared = None
         return out
 
     def _capture(
         self, side: str, ns: dict[str, Any], before: dict[str, int], kernel_before: dict[str, int], observed: Any
     ) -> None:
-        """Right after a first run, before the snapshot puts the kernel back: the names to compare,
-        with copies of the kernel's globals that the cell's functions changed or rebound."""
+        """Right after a first run, still guarded and before the snapshot puts the kernel back: the names
+        to compare, with copies of the kernel's globals that the cell's functions changed or rebound;
+        after the rewrite's run, the comparison itself."""
         kernel = self.plan.namespace
         outside = (self.plan.candidates | rebound(kernel, kernel_before, self.plan.loop_names)) - set(ns)
         for name in sorted(outside):
@@ -146,6 +149,9 @@ class InProcessRunner:
             prepare(ns, self.record.names)
             fresh = {n: 0 for n in kernel}  # "new" means new to the kernel's namespace, not to this copy
             self.notes_after = new_names(ns, {**fresh, **before}, self.plan, self.record)
+            if self.ns_before is not None:  # compared here, guarded: a value's own __eq__ is user code too
+                self.compared = Outcome()
+                compare_runs(self.ns_before, ns, self.record, observed, self.compared, output=not self.values_only)
 
     def compare_fallback(self) -> Outcome:  # values never leave this process
         return Outcome(error="nothing to compare")

@@ -30,6 +30,7 @@ HEAD_CHARS = 64 * 1024
 DISPLAY_SLOT = "__aiperf_displayed__"  # where the compiled cell leaves its last expression's value
 DISPLAYED = "the displayed result"  # its name in what is compared (no identifier can clash with it)
 PRINTED, RAISED = "printed output", "the exception"
+CELL_FILE = "<cell>"  # the file name both versions' output shows for the cell
 NOT_COMPARED = (
     "output written by native code straight to file descriptors 1 and 2 (C libraries, subprocesses)",
     "rich output sent with display() (only the cell's last expression, its displayed result, is compared)",
@@ -75,30 +76,52 @@ def take_display(ns: dict[str, Any]) -> None:
 
 
 class Capture(io.TextIOBase):
-    """A text stream keeping the first 64 KiB written to it and a hash of all of it (bounded memory)."""
+    """A text stream keeping the first 64 KiB written to it and a hash of all of it (bounded memory).
+
+    Bytes written to its ``buffer`` (``sys.stdout.buffer.write``) count as their UTF-8 text.
+    """
+
+    encoding = "utf-8"
+    errors = "strict"
 
     def __init__(self) -> None:
         self.parts: list[str] = []
         self.kept = 0
         self.chars = 0
         self.hash = hashlib.sha256()
+        self.buffer = _Bytes(self)
 
     def write(self, s: str) -> int:
         if not isinstance(s, str):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        n = len(s)
+        s = _same_file(s)
         if self.kept < HEAD_CHARS:
             part = s[: HEAD_CHARS - self.kept]
             self.parts.append(part)
             self.kept += len(part)
         self.chars += len(s)
         self.hash.update(s.encode("utf-8", "surrogatepass"))
-        return len(s)
+        return n
 
     def writable(self) -> bool:
         return True
 
     def printed(self) -> Printed:
         return Printed("".join(self.parts), self.chars, self.hash.hexdigest())
+
+
+class _Bytes(io.RawIOBase):
+    def __init__(self, text: Capture) -> None:
+        self.text = text
+
+    def write(self, b: Any) -> int:
+        data = bytes(b)
+        self.text.write(data.decode("utf-8", "replace"))
+        return len(data)
+
+    def writable(self) -> bool:
+        return True
 
 
 @dataclass
@@ -125,8 +148,15 @@ class Observed:
         return ([PRINTED] if self.stdout.chars or self.stderr.chars else []) + ([RAISED] if self.raised else [])
 
 
+def _same_file(text: str) -> str:
+    """Both versions run as files of their own names; what they print names the cell either way."""
+    if "<aiperf " in text:
+        text = text.replace("<aiperf before>", CELL_FILE).replace("<aiperf after>", CELL_FILE)
+    return text
+
+
 def exception_text(exc: BaseException) -> str:
-    text = f"{type(exc).__qualname__}: {exc}".rstrip()
+    text = _same_file(f"{type(exc).__qualname__}: {exc}".rstrip())
     return text.rstrip(":")
 
 

@@ -69,6 +69,15 @@ def test_printed_output_is_compared(isolation: str) -> None:
 
 
 @BOTH
+def test_output_naming_the_cell_prints_the_same_for_both_versions(isolation: str) -> None:
+    cell = "import traceback\ny = 1\ntraceback.print_stack(limit=1)\n"  # 'File "<cell>", line 3', as a warning says
+    c = _try(cell, cell.replace("y = 1", "y = 0 + 1"), isolation)
+    assert c.equal and "printed output" in c.compared, c.difference
+    moved = _try(cell, "\n" + cell, isolation)  # the line it names moved: the user would see it
+    assert not moved.equal and "printed output (stderr), line 1" in (moved.difference or "")
+
+
+@BOTH
 def test_output_that_varies_between_runs_of_the_original_is_masked(isolation: str) -> None:
     cell = "import time\nt0 = time.perf_counter()\ny = sum(range(1000))\nprint('took', time.perf_counter() - t0, 's')\n"
     del_t0 = cell + "del t0\n"

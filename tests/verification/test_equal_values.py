@@ -161,3 +161,16 @@ def test_comparing_never_raises() -> None:
             return np.array([True, False])  # not a bool: the state decides
 
     assert diff(Liar(), Liar()) is None
+
+
+@pytest.mark.parametrize("isolation", ["auto", "in-process"])
+def test_a_values_own_eq_is_user_code_and_runs_guarded(tmp_path, isolation: str) -> None:
+    log = tmp_path / "eq.log"
+    ns: dict = {"__name__": "__main__"}
+    exec(
+        "class Noisy:\n    def __init__(self, v):\n        self.v = v\n"
+        f"    def __eq__(self, other):\n        open({str(log)!r}, 'a').write('compared')\n        return True\n",
+        ns,
+    )
+    c = verify("n = Noisy(1)\n", "n = Noisy(2)\n", ns, repeat=1, isolation=isolation)
+    assert not log.exists() and not c.equal and c.blocked and str(log) in c.blocked
