@@ -1,8 +1,9 @@
 """``aiperf`` command line: ``aiperf lint PATH...``, ``aiperf rules``, ``aiperf explain CODE``.
 
 Exit codes of ``lint``: 0 nothing found, 1 findings (with ``--diff``: a fix to show), 2 usage error
-or a file that could not be read, fixed or written (each is reported once, on stderr, and the
-other files are still checked). Links skipped by ``--fix``/``--diff`` are named on stderr.
+or a file that could not be read, analysed, fixed or written (each is reported once, on stderr, and
+the other files are still checked). Links and files that are not regular files are skipped with a
+warning on stderr.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ def with_preview(select: list[str] | None, preview: bool) -> list[str] | None:
 def _lint(args: argparse.Namespace) -> int:
     """One pass over the files: each is fixed (``--fix``/``--diff``) and then checked, and each
     problem with a file is printed once, on stderr, with the exit code 2 at the end."""
-    from .lint.files import ReadError, Skipped, iter_files, lint_path
+    from .lint.files import ReadError, Skipped, iter_files, lint_path, unanalysed
     from .lint.formats import RENDERERS
 
     args.select = with_preview(args.select, args.preview)
@@ -111,7 +112,7 @@ def _lint(args: argparse.Namespace) -> int:
     if rewriting and fix_file is None:
         return EXIT_ERROR
     items: list[Any] = []
-    failed = changed = 0
+    failed = changed = partial = 0
     for entry in iter_files(args.paths, rewriting=rewriting):
         if isinstance(entry, Skipped):
             print(f"aiperf: warning: {entry.path}: {entry.reason}", file=sys.stderr)
@@ -144,6 +145,11 @@ def _lint(args: argparse.Namespace) -> int:
             print(f"aiperf: error: {found.path}: {found.reason}", file=sys.stderr)
             failed += 1
             continue
+        part = unanalysed(found)
+        if part is not None:  # its AIP000 finding is listed too; the rest of the file was checked
+            where = part.path if part.cell is None else f"{part.path}:cell {part.cell}"
+            print(f"aiperf: error: {where}:{part.finding.line}: {part.finding.message}", file=sys.stderr)
+            partial += 1
         items.extend(found)
     if args.diff:
         if failed:
@@ -151,8 +157,8 @@ def _lint(args: argparse.Namespace) -> int:
         return EXIT_FINDINGS if changed and not args.exit_zero else EXIT_CLEAN
     if args.fix and changed:
         print(f"aiperf: fixed {changed} file{'s' if changed > 1 else ''}", file=sys.stderr)
-    print(RENDERERS[args.format](items, unread=failed))
-    if failed:
+    print(RENDERERS[args.format](items, unread=failed, unanalysed=partial))
+    if failed or partial:
         return EXIT_ERROR
     return EXIT_FINDINGS if items and not args.exit_zero else EXIT_CLEAN
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -19,6 +20,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 from libcst.metadata.position_provider import PositionProvidingCodegenState
 
+from .depth import too_deep
 from .source import PythonSource, to_python
 from .tree import children
 
@@ -28,6 +30,7 @@ from .tree import children
 MAX_LINE = 50_000
 MAX_CHAIN = 300  # binary operators in one chain
 _RECURSION_HEADROOM = 20_000  # libcst's parser and visitors recurse once per nesting level
+_AST_ONLY, _TOP_LEVEL_AWAIT = 0x400, 0x2000  # ast.PyCF_ONLY_AST, ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 _SEPARATORS = re.compile(r"[,;()\[\]{}]")
 _BINARY_OP = re.compile(r"(?<=[\w)\]])\s*[-+*/%@&|^]\s*(?=[\w(\[])")
 
@@ -206,6 +209,9 @@ def parse(source: str) -> ParsedCell | ParseFailure | None:
             line,
             1,
         )
+    deep = too_deep(python.text)
+    if deep is not None:
+        return _too_deep(python, deep)
     with recursion_headroom():
         try:
             module = cst.parse_module(python.text)
@@ -216,6 +222,32 @@ def parse(source: str) -> ParsedCell | ParseFailure | None:
         except (cst.CSTValidationError, RecursionError, MemoryError) as exc:
             return ParseFailure("not-analysed", f"The code could not be read: {exc}", 1 + python.offset, 1)
     return ParsedCell(source, python, module)
+
+
+def parse_module(text: str) -> cst.Module:
+    """libcst's ``parse_module`` for text that is not a cell (a live function's source), refusing
+    with ValueError a text nested so deeply that the parser would overflow its stack."""
+    if too_deep(text) is not None:
+        raise ValueError("nested too deeply to be parsed")
+    with recursion_headroom():
+        return cst.parse_module(text)
+
+
+def _too_deep(python: PythonSource, offset: int) -> ParseFailure:
+    """A text the parser cannot read without overflowing its stack: Python's own error when it
+    has one (``too many nested parentheses``), at the line where the nesting passed the limit."""
+    line = python.text.count("\n", 0, offset) + 1
+    reason = "nested too deeply, or one expression too long, to be read safely"
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # SyntaxWarnings of the user's code are Python's to show
+            compile(python.text, "<cell>", "exec", flags=_AST_ONLY | _TOP_LEVEL_AWAIT, dont_inherit=True)
+    except SyntaxError as err:
+        reason = f"{reason} (Python: {err.msg})"
+    except (RecursionError, MemoryError, ValueError):
+        reason = f"{reason} (Python: too deep to compile)"
+    user_line, _ = python.position(line, 0)
+    return ParseFailure("not-analysed", f"This code is {reason}: not analysed.", user_line, 1)
 
 
 def _codegen_pass(module: cst.Module) -> tuple[Mapping[cst.CSTNode, CodeRange], StatementTexts]:
@@ -288,7 +320,7 @@ def _longest_chain(line: str) -> int:
 def _syntax_error(text: str, exc: cst.ParserSyntaxError) -> tuple[str, tuple[int, int]]:
     """Python's own wording and place when it has one (clearer than the grammar's), else libcst's."""
     try:
-        compile(text, "<cell>", "exec", flags=0x2000, dont_inherit=True)  # PyCF_ALLOW_TOP_LEVEL_AWAIT
+        compile(text, "<cell>", "exec", flags=_TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as err:
         if err.lineno:
             return f"Syntax error: {err.msg}", (err.lineno, max((err.offset or 1) - 1, 0))

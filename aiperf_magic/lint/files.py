@@ -20,6 +20,7 @@ from typing import Any
 
 from ..report import Finding
 from ..rules import analyze, analyze_notebook
+from ..rules.families import PARSE_ERROR
 from .notebook import NotebookError, fixer_text, read_notebook
 from .text import EncodingError, SourceBytes
 
@@ -41,6 +42,8 @@ SKIP_DIRS = frozenset(
     }
 )
 SUFFIXES = (".py", ".ipynb")
+NOT_REGULAR = "not a regular file: skipped"
+NOT_ANALYSED = "not-analysed"
 
 
 @dataclass(frozen=True)
@@ -81,6 +84,8 @@ def iter_files(paths: Iterable[str | Path], *, rewriting: bool = False) -> Itera
             found.append(path)
         elif path.is_symlink():
             found.append(_broken_link(path))
+        elif os.path.exists(path):  # a FIFO, a socket, a device: reading it could block or never end
+            found.append(Skipped(str(path), NOT_REGULAR))
         else:
             found.append(ReadError(str(path), "no such file or directory"))
     real_files = {os.path.realpath(p) for p in found if isinstance(p, Path) and not p.is_symlink()}
@@ -113,6 +118,8 @@ def _walk(folder: Path) -> list[Path | Skipped]:
                 out.append(path)
             elif path.is_symlink():
                 out.append(_broken_link(path))
+            else:
+                out.append(Skipped(str(path), NOT_REGULAR))
     return sorted(out, key=lambda entry: Path(entry.path if isinstance(entry, Skipped) else entry).parts)
 
 
@@ -125,7 +132,7 @@ def _broken_link(path: Path) -> Skipped:
         if exc.errno == errno.ELOOP:
             return Skipped(str(path), "a symbolic link that loops: skipped")
         return Skipped(str(path), f"a broken symbolic link (to {os.readlink(path)}): skipped")
-    return Skipped(str(path), "not a regular file: skipped")
+    return Skipped(str(path), NOT_REGULAR)
 
 
 def _link_note(path: Path, real: str, roots: list[str]) -> str:
@@ -152,6 +159,12 @@ def lint_path(path: Path, *, select: Any = None, ignore: Any = None) -> list[Loc
             str(path), "not valid text in its declared encoding (UTF-8 unless a coding line says otherwise)"
         )
     return [Located(str(path), None, f) for f in analyze(text, select=select, ignore=ignore)]
+
+
+def unanalysed(found: list[Located]) -> Located | None:
+    """The first part of a file that aiperf could not analyse (AIP000 ``not-analysed``: nested too
+    deeply, or too long a line), or None: such a file was not checked in full."""
+    return next((i for i in found if i.finding.code == PARSE_ERROR and i.finding.name == NOT_ANALYSED), None)
 
 
 def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, ignore: Any = None) -> list[Located]:

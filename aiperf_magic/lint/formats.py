@@ -38,7 +38,7 @@ def as_dict(item: Located) -> dict[str, Any]:
     }
 
 
-def render_json(items: list[Located], unread: int = 0) -> str:
+def render_json(items: list[Located], unread: int = 0, unanalysed: int = 0) -> str:
     """The findings as a list (files that could not be read are reported on stderr)."""
     return json.dumps([as_dict(i) for i in items], indent=2)
 
@@ -47,7 +47,7 @@ def _files(n: int) -> str:
     return f"{n} file" if n == 1 else f"{n} files"
 
 
-def render_text(items: list[Located], unread: int = 0) -> str:
+def render_text(items: list[Located], unread: int = 0, unanalysed: int = 0) -> str:
     """One line per finding and a summary; "All checks passed!" only when every file was read."""
     lines = []
     for item in items:
@@ -66,10 +66,13 @@ def render_text(items: list[Located], unread: int = 0) -> str:
         lines.append("All checks passed!")
     if unread:
         lines.append(f"{_files(unread)} could not be read or fixed (see the errors above); they were not checked.")
+    if unanalysed:
+        lines.append(f"{_files(unanalysed)} could not be analysed in full (see the errors above): "
+                     "the code named there was not checked.")
     return "\n".join(lines)
 
 
-def render_sarif(items: list[Located], unread: int = 0) -> str:
+def render_sarif(items: list[Located], unread: int = 0, unanalysed: int = 0) -> str:
     """SARIF 2.1.0; files that could not be read make the invocation unsuccessful."""
     rules = list(all_rules().values())
     index = {r.code: i for i, r in enumerate(rules)}
@@ -125,7 +128,7 @@ def render_sarif(items: list[Located], unread: int = 0) -> str:
         "runs": [
             {
                 "tool": {"driver": driver},
-                "invocations": [_invocation(unread)],
+                "invocations": [_invocation(unread, unanalysed)],
                 "results": results,
             }
         ],
@@ -133,11 +136,15 @@ def render_sarif(items: list[Located], unread: int = 0) -> str:
     return json.dumps(sarif, indent=2)
 
 
-def _invocation(unread: int) -> dict[str, Any]:
-    invocation: dict[str, Any] = {"executionSuccessful": not unread}
+def _invocation(unread: int, unanalysed: int = 0) -> dict[str, Any]:
+    invocation: dict[str, Any] = {"executionSuccessful": not (unread or unanalysed)}
+    texts = []
     if unread:
-        text = f"{_files(unread)} could not be read or fixed; they were not checked."
-        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": text}}]
+        texts.append(f"{_files(unread)} could not be read or fixed; they were not checked.")
+    if unanalysed:
+        texts.append(f"{_files(unanalysed)} could not be analysed in full (see their AIP000 results).")
+    if texts:
+        invocation["toolExecutionNotifications"] = [{"level": "error", "message": {"text": t}} for t in texts]
     return invocation
 
 

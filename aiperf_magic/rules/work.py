@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ..cell.parsed import parse_module
 from .exprs import looks_like_device
 from .symbols import COMPILERS
 
@@ -198,8 +199,8 @@ def definition(facts: Facts, name: str) -> cst.FunctionDef | None:
 @lru_cache(maxsize=256)
 def _parse_function(code: types.CodeType) -> cst.FunctionDef | None:
     try:
-        module = cst.parse_module(textwrap.dedent(inspect.getsource(code)))
-    except (OSError, TypeError, cst.ParserSyntaxError):  # no source (C, exec'd text) or a decorator line cut
+        module = parse_module(textwrap.dedent(inspect.getsource(code)))
+    except (OSError, TypeError, ValueError, cst.ParserSyntaxError):  # no source, a decorator line cut, too deep
         return None
     first = module.body[0] if module.body else None
     return first if isinstance(first, cst.FunctionDef) else None

@@ -14,6 +14,7 @@ from typing import Any
 
 import libcst as cst
 
+from ...cell.parsed import parse_module
 from ...cell.tree import walk_all
 from ..facts import Facts
 from ..sizes import is_number
@@ -167,8 +168,8 @@ def live_cost(obj: Any) -> str:
     getitem = getattr(type(obj), "__getitem__", None)
     try:
         source = textwrap.dedent(inspect.getsource(getitem))  # type: ignore[arg-type]
-        module = cst.parse_module(f"class _D:\n{textwrap.indent(source, '    ')}")
-    except (OSError, TypeError, cst.ParserSyntaxError):
+        module = parse_module(f"class _D:\n{textwrap.indent(source, '    ')}")
+    except (OSError, TypeError, ValueError, cst.ParserSyntaxError):
         return UNKNOWN
     first = module.body[0]
     return class_cost(first) if isinstance(first, cst.ClassDef) else UNKNOWN
