@@ -90,7 +90,7 @@ def test_iterators_are_consumed_only_in_forked_copies(value: object) -> None:
 def test_open_files_are_refused_in_process(tmp_path) -> None:
     with open(tmp_path / "f.txt", "w+") as fh:
         c = verify("y = fh.read()", "y = fh.read()", {"fh": fh}, repeat=1, isolation="in-process")
-    assert c.refused and "handle" in c.refused
+    assert c.blocked == f"line 1 writes to {tmp_path / 'f.txt'}, opened for writing before the Try", c
 
 
 def test_open_files_are_read_in_forked_copies_without_moving_the_kernels_offset(tmp_path) -> None:

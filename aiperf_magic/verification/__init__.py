@@ -17,7 +17,9 @@ from typing import Any
 
 from ..cell.source import runnable
 from ..report import Comparison
+from . import outside
 from .compare import TOLERANCES
+from .coverage import sandbox_note
 from .fork import Cancelled, ForkRunner, OutOfMemory, fork_available
 from .inprocess import InProcessRunner
 from .observed import compile_cell, summary
@@ -114,6 +116,13 @@ def verify(
         trace_first=traces_first(expected_s),
     )
     can_fork, why = fork_available()
+    reached = outside.first(namespace, py_before, py_after, in_process=isolation == "in-process" or not can_fork)
+    if reached is not None and not allow_io:  # a pool, a cluster, a connection: refused before anything runs
+        result.blocked = reached
+        result.notes.append(_blocked_advice(result, plan, repeat))
+        return result
+    if reached is not None:  # allowed to act for real: only this kernel can reach it
+        isolation, why = "in-process", f"the cell uses what only this kernel can reach ({reached})"
     if isolation == "in-process" or not can_fork:
         result.isolation = "in-process"
         why = why or "in-process trials were asked for"
@@ -152,7 +161,11 @@ def verify(
         result.refused = str(exc)
     finally:
         runner.close()
+    result.sandbox, result.uncovered = list(runner.sandbox), list(runner.uncovered)
     result.notes += runner.notes
+    covered = sandbox_note(result)
+    if covered and not result.refused:
+        result.notes.append(covered)
     one_thread = result.isolation == "process" and "torch" in sys.modules and "torch" in before + after
     if one_thread:
         result.notes.append("torch ran on one CPU thread in the trials (OpenMP thread pools do not survive a fork)")

@@ -12,7 +12,7 @@ import errno
 import os
 import traceback
 
-from . import guard, isolate, landlock
+from . import guard, isolate, landlock, sqlite_guard
 from .observed import Observed
 from .runner import run
 from .touched import compared_names, deleted, ids, new_names, prepare, rebound
@@ -45,8 +45,9 @@ def protect(plan: Plan, folder: str) -> list[str]:
     if why is None:
         isolate.ENFORCED.append("landlock")
     else:  # the syscall filter then refuses every write by path, even to the trial's temporary folder
-        isolate.UNCOVERED.append(f"writes to the trial's temporary folder ({why}: they are refused too)")
+        isolate.LANDLOCK_WHY = why
     guard.install_in_child(folder)
+    sqlite_guard.patch()
     return notes
 
 

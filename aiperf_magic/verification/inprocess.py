@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from typing import Any
 
-from . import guard
+from . import guard, sqlite_guard
 from .compare import is_handle
 from .restore import Snapshot
 from .runner import run
@@ -30,6 +30,7 @@ SNAPSHOT_LIMIT = 1 << 30
 IN_PROCESS_UNCOVERED = (
     "native code (C extensions, ctypes): its writes, connections and commands are not refused in this kernel",
     "objects the cell changes other than through the globals of its functions are not put back",
+    "writes through descriptors held as plain numbers (os.write(fd, ...) on a descriptor opened earlier)",
 )
 _SQL_WRITES = frozenset({*range(1, 19), 23, 24, 26, 27, 28, 29, 30})  # create/drop/insert/update/delete/attach/alter
 
@@ -173,6 +174,7 @@ class InProcessRunner:
         os.environ["TMPDIR"] = self.folder  # the snapshot puts the environment back
         for con in self.connections:
             con.set_authorizer(_deny_writes)
+        sqlite_guard.patch()
         try:
             with guard.guarding(self.folder):
                 yield

@@ -59,6 +59,13 @@ class _Flow(ast.NodeVisitor):
         for t in node.targets:
             self.visit(t)
 
+    def visit_Delete(self, node: ast.Delete) -> None:
+        for t in node.targets:  # ``del x`` needs x: an input, and afterwards no longer bound
+            if isinstance(t, ast.Name) and not self.depth:
+                self.load(t.id)
+            else:
+                self.visit(t)
+
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         if isinstance(node.target, ast.Name):

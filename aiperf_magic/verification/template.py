@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import random
 import signal
@@ -35,6 +36,9 @@ def main(plan: Plan, folder: str, cmd_r: int, rep_w: int, state: Any, workers: d
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     worker_fds = {fd for pair in workers.values() for fd in pair}
+    # the kernel's garbage (a socket, a file's buffer) is the kernel's: never finalised in a trial,
+    # where a finaliser's write would read as the cell's; the cell's own objects are still collected
+    gc.freeze()
     notes = isolate.detach(keep={cmd_r, rep_w, *worker_fds})
     os.environ["TMPDIR"] = folder
     tempfile.tempdir = folder

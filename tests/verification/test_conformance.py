@@ -568,3 +568,10 @@ def test_a_pure_cell_still_tries_equal_and_faster(mode: str) -> None:
     partial = mode in ("in-process", "audit-only", "no-notify")  # no-notify: what was refused goes unsaid
     notice = " ".join(outcome(c)["notice"])
     assert ("native code" in notice) == partial and ("native code" in render_comparison_text(c)) == partial
+
+
+def test_a_try_that_compared_nothing_is_marked_so_not_different() -> None:
+    c = verify("import time\ntime.sleep(0.001)\n", "import time\ntime.sleep(0)\n", namespace(), repeat=1)
+    view = outcome(c)
+    assert not c.equal and c.difference is None and view["mark"] == "✗ nothing compared", view
+    assert "Results differ" not in render_comparison_text(c)

@@ -25,6 +25,8 @@ def _mark(c: Comparison) -> tuple[bool, str]:
         return True, "✓ equal"
     if c.refused or getattr(c, "blocked", None):
         return False, "✗ not run"
+    if not (c.timed_out or c.error or c.difference or c.compared):
+        return False, "✗ nothing compared"  # not a difference: there was nothing to tell equal from
     return False, "✗ timed out" if c.timed_out else "✗ error" if c.error else "✗ different"
 
 
