@@ -146,7 +146,7 @@ def verify(
     cost_s, cost = estimate(expected_s, repeat, fit is None)
     if cost_s is not None and cost_s > 5:
         result.notes.append(f"estimated cost before starting: {cost}")
-    first_limit = max(60.0, 20 * expected_s) if expected_s else FIRST_LIMIT_S
+    first_limit = max(10.0, 20 * expected_s) if expected_s else FIRST_LIMIT_S  # a hang shows in seconds
     try:
         runner.start()
         schedule.say(f"trying: {cost}" + ("; Ctrl-C stops it" if cost_s and cost_s > 5 else ""))

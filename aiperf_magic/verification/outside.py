@@ -126,7 +126,7 @@ class _Objects:
         self.kernel_streams = {id(s) for s in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__) if s}
         self.dask = _dask_client_exists()
         self.ray = _ray_initialised()
-        self.user_threads = in_process and _user_threads_alive()
+        self.user_threads = _user_threads_alive()
 
     def name(self, namespace: dict[str, Any], name: str) -> tuple[str, str] | None:
         value = namespace[name]
@@ -173,7 +173,10 @@ class _Objects:
                 "would run for real, or wait forever in a copy of the kernel"
             )
         if self.user_threads and name in ("Queue", "SimpleQueue", "LifoQueue", "PriorityQueue") and root == "queue":
-            return "thread", "hands work to a queue that threads started before the Try may consume for real"
+            return "thread", (
+                "hands work to a queue that threads started before the Try consume: those threads do not exist "
+                "in a copy of the kernel, and in this kernel they would do the work for real"
+            )
         if self.in_process and root == "ctypes":
             return "native", "calls native code through ctypes, which a trial in this kernel cannot stop"
         memory = _shared_memory(v)

@@ -158,7 +158,12 @@ class Schedule:
             r.error = f"the {who} could not be tried: {out.crashed}"
             return True
         if out.timed_out:
-            hint = " (libraries with OpenMP thread pools can hang in a forked copy)" if r.isolation == "process" else ""
+            hint = (
+                " (in a copy of the kernel, a thread, pool or connection made before the Try does not exist: "
+                "the cell may be waiting on one that aiperf could not see)"
+                if r.isolation == "process"
+                else ""
+            )
             r.error = f"the {who} did not finish within {limit or 0:.3g} s in its trial{hint}"
             return True
         if out.error:

@@ -106,3 +106,44 @@ def test_a_dask_cluster_made_earlier_is_refused_within_a_second() -> None:
     assert c.blocked == (
         "line 1 sends work to a Dask cluster; a copy of the kernel cannot reach it without repeating the work"
     )
+
+
+def test_a_queue_that_an_earlier_thread_consumes_is_refused() -> None:
+    import queue
+    import threading
+
+    jobs: queue.Queue = queue.Queue()
+    done = []
+
+    def worker() -> None:
+        while (item := jobs.get()) is not None:
+            done.append(item)
+            jobs.task_done()
+
+    t = threading.Thread(target=worker, daemon=True)
+    t.start()
+    try:
+        started = time.monotonic()
+        c = verify("jobs.put(1)\njobs.join()\nn = len(done)\n", "n = len(done) + 1\n", _ns(jobs=jobs, done=done))
+        assert time.monotonic() - started < 1.0
+    finally:
+        jobs.put(None)
+        t.join()
+    assert c.blocked and c.blocked.startswith("line 1 hands work to a queue that threads started before the Try")
+    assert done == []  # the kernel's worker never saw the Try's job
+
+
+def test_a_cell_that_waits_on_what_a_copy_lacks_is_stopped_in_seconds_and_told_why() -> None:
+    import threading
+
+    ready = threading.Event()  # set by a kernel thread that a forked copy does not have
+    timer = threading.Timer(30, ready.set)
+    timer.start()
+    try:
+        started = time.monotonic()
+        c = verify("ready.wait()\nn = 1\n", "ready.wait()\nn = 1\n", _ns(ready=ready), repeat=1, expected_s=0.01)
+        took = time.monotonic() - started
+    finally:
+        timer.cancel()
+    assert took < 15, took
+    assert c.error and "does not exist" in c.error and "OpenMP" not in c.error, c.error
