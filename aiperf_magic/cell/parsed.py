@@ -102,6 +102,18 @@ class ParsedCell:
         self.__dict__["positions"], texts = _codegen_pass(self.module)
         return texts
 
+    @cached_property
+    def statement_index(self) -> Mapping[cst.CSTNode, int]:
+        """Each top-level statement's position in the module's body."""
+        return {statement: i for i, statement in enumerate(self.module.body)}
+
+    def release(self) -> None:
+        """Drop what was computed from the module (positions, parents, statement texts): a notebook
+        keeps every cell's parse, but needs these for one cell at a time. Asked again, they are
+        computed again."""
+        for cached in ("positions", "parents", "statement_texts", "statement_index"):
+            self.__dict__.pop(cached, None)
+
     # -- reading ---------------------------------------------------------------------------------
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node).strip()

@@ -67,6 +67,8 @@ class PythonSource:
 
     def restore(self, text: str) -> str | None:
         """Rewritten Python back in the user's syntax; None when a rewrite changed a non-Python line."""
+        if not self.masked and not self.indent:  # plain Python: nothing to put back
+            return self.header + text
         lines = text.split("\n")
         used: set[int] = set()
         for m in self.masked:

@@ -235,10 +235,10 @@ def rewrite_python(cell: ParsedCell, edits: list[Edits]) -> str | None:
     pieces = cell.statement_texts
     changed: list[str] = []
     out = list(pieces.body)
-    for i, statement in enumerate(body):
-        if statement in rebuilt:
-            out[i] = "".join(cell.module.code_for_node(n) for n in rebuilt[statement])
-            changed.append(out[i])
+    # only the rebuilt statements are visited: a fix costs the size of what it touches
+    for i, statement in sorted((cell.statement_index[s], s) for s in rebuilt if s in cell.statement_index):
+        out[i] = "".join(cell.module.code_for_node(n) for n in rebuilt[statement])
+        changed.append(out[i])
     imports = sorted({i for e in edits for i in e.imports})
     if imports:
         at = 0

@@ -158,7 +158,7 @@ def lint_path(path: Path, *, select: Any = None, ignore: Any = None) -> list[Loc
         return ReadError(
             str(path), "not valid text in its declared encoding (UTF-8 unless a coding line says otherwise)"
         )
-    return [Located(str(path), None, f) for f in analyze(text, select=select, ignore=ignore)]
+    return [Located(str(path), None, f) for f in analyze(text, select=select, ignore=ignore, fix_sources=False)]
 
 
 def unanalysed(found: list[Located]) -> Located | None:
@@ -170,7 +170,7 @@ def unanalysed(found: list[Located]) -> Located | None:
 def lint_cells(path: str, cells: list[tuple[str, str]], *, select: Any = None, ignore: Any = None) -> list[Located]:
     """Findings of a notebook's code cells, each cell read knowing the whole notebook."""
     code = [(index, source) for index, (kind, source) in enumerate(cells) if kind == "code"]
-    found = analyze_notebook([source for _, source in code], select=select, ignore=ignore)
+    found = analyze_notebook([source for _, source in code], select=select, ignore=ignore, fix_sources=False)
     return [Located(path, index, f) for (index, _), findings in zip(code, found, strict=True) for f in findings]
 
 

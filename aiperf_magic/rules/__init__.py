@@ -13,6 +13,7 @@ from typing import Any
 
 from ..report import Finding
 from .engine import Analysis, Context, analyze_cell, find, prepare_cell
+from .facts import Notebook
 from .families import PARSE_ERROR
 from .fixing import apply_fixes, attach_fixes, fix, fix_findings, propose
 from .registry import HEADINGS, RULES, Rule, all_rules
@@ -32,6 +33,7 @@ def analyze(
     namespace: Mapping[str, Any] | None = None,
     context: Context | None = None,
     fixes: bool = True,
+    fix_sources: bool = True,
     preview: bool = False,
 ) -> list[Finding]:
     """Static findings for one cell (or file), sorted by position.
@@ -45,12 +47,15 @@ def analyze(
     still count from the magic line); other cell magics (``%%bash``...) are not Python: no findings.
     With ``fixes`` (the default) each finding whose rule has a fixer carries its rewrite in
     ``finding.fix`` (or the reason there is none), and ``finding.fixable`` says whether it has one.
+    ``fix_sources=False`` keeps of each fix only its title, safety and reason (``fixable`` still
+    says whether the rewrite was built): what a listing such as ``aiperf lint`` needs, without one
+    rewritten copy of the whole file per finding.
     """
     analysis = analyze_cell(
         source, select=select, ignore=ignore, namespace=namespace, context=context, preview=preview
     )
     if fixes and analysis.findings:
-        attach_fixes(analysis)
+        attach_fixes(analysis, sources=fix_sources)
     return analysis.findings
 
 
@@ -60,6 +65,7 @@ def analyze_notebook(
     select: Iterable[str] | str | None = None,
     ignore: Iterable[str] | str | None = None,
     fixes: bool = True,
+    fix_sources: bool = True,
     preview: bool = False,
 ) -> list[list[Finding]]:
     """The findings of each code cell of a notebook, in order.
@@ -71,9 +77,11 @@ def analyze_notebook(
     context = Context()
     options: dict[str, Any] = {"select": select, "ignore": ignore, "preview": preview}
     analyses = [prepare_cell(source, context=context, **options) for source in sources]
-    notebook = [a.facts for a in analyses if a.facts is not None]
+    notebook = Notebook(a.facts for a in analyses if a.facts is not None)
     for analysis in analyses:
         find(analysis, notebook=notebook, **options)
         if fixes and analysis.findings:
-            attach_fixes(analysis)
+            attach_fixes(analysis, sources=fix_sources)
+        if analysis.cell is not None:
+            analysis.cell.release()  # its positions and parents served its own findings and fixes
     return [a.findings for a in analyses]

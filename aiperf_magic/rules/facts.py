@@ -8,9 +8,9 @@ calls ``backward``?" without walking the tree again.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import libcst as cst
 
@@ -27,6 +27,7 @@ MODEL_USES = frozenset({"parameters", "named_parameters", "modules", "named_modu
 # In-place module methods: ``model.to(device)`` alone on a line moves the model itself.
 IN_PLACE_MODEL = frozenset({"to", "cuda", "half", "bfloat16", "eval", "train", "requires_grad_"})
 
+T = TypeVar("T")
 LoopNode = cst.For | cst.While | cst.ListComp | cst.SetComp | cst.DictComp | cst.GeneratorExp
 
 
@@ -155,6 +156,24 @@ class Facts:
     def cells(self) -> list[Facts]:
         """The facts of every cell of the notebook (this one alone outside a notebook)."""
         return self.notebook or [self]
+
+    def whole(self, question: Callable[[list[Facts]], T]) -> T:
+        """``question(self.cells())``, asked once per notebook and shared by all its cells (asking
+        each cell anew would make a notebook's analysis quadratic in its length)."""
+        cells = self.cells()
+        if not isinstance(cells, Notebook):
+            return question(cells)
+        if question not in cells.answers:
+            cells.answers[question] = question(cells)
+        return cast(T, cells.answers[question])
+
+
+class Notebook(list["Facts"]):
+    """The facts of every cell of one notebook, with the answers :meth:`Facts.whole` computed."""
+
+    def __init__(self, cells: Iterable[Facts] = ()) -> None:
+        super().__init__(cells)
+        self.answers: dict[Callable[..., Any], Any] = {}
 
 
 # Calls that wrap an iterable without changing what a loop iterates over.

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
@@ -22,16 +23,19 @@ from .registry import all_rules
 _FIXER_ERRORS = (cst.ParserSyntaxError, cst.CSTValidationError, ValueError, KeyError, AttributeError, TypeError)
 
 
-def attach_fixes(analysis: Analysis) -> None:
-    """Set ``finding.fix`` (and ``finding.fixable``) for every finding; the findings themselves stay."""
+def attach_fixes(analysis: Analysis, *, sources: bool = True) -> None:
+    """Set ``finding.fix`` (and ``finding.fixable``) for every finding; the findings themselves stay.
+
+    ``sources=False`` drops each rewritten cell and its diff as soon as it is built and checked."""
     rules = all_rules()
     for finding in analysis.findings:
         rule = rules.get(finding.code)
         if rule is None or rule.fixer is None:
             finding.fixable = False
             continue
-        finding.fix = to_fix(analysis, finding, edits_for(analysis, finding))
-        finding.fixable = bool(finding.fix.source)
+        fix = to_fix(analysis, finding, edits_for(analysis, finding), diff=sources)
+        finding.fixable = bool(fix.source)
+        finding.fix = fix if sources else replace(fix, source="", diff="")
 
 
 def edits_for(analysis: Analysis, finding: Finding) -> Edits | str | None:
@@ -48,7 +52,7 @@ def edits_for(analysis: Analysis, finding: Finding) -> Edits | str | None:
         return f"the rewrite could not be built here ({type(exc).__name__}: {exc})"
 
 
-def to_fix(analysis: Analysis, finding: Finding, edits: Edits | str | None) -> Fix:
+def to_fix(analysis: Analysis, finding: Finding, edits: Edits | str | None, *, diff: bool = True) -> Fix:
     title = all_rules()[finding.code].fix_title
     if edits is None or isinstance(edits, str):
         return Fix(title=title, reason=edits or f"no rewrite exists for {finding.code}")
@@ -66,7 +70,7 @@ def to_fix(analysis: Analysis, finding: Finding, edits: Edits | str | None) -> F
         return kept(reason="the rewrite would change a line of IPython syntax")
     if new == analysis.source:
         return kept(reason="the rewrite changes nothing")
-    return kept(source=new, diff=unified_diff(analysis.source, new))
+    return kept(source=new, diff=unified_diff(analysis.source, new) if diff else "")
 
 
 def _safety(edits: Edits) -> str:

@@ -216,6 +216,11 @@ def is_move(call: Call) -> bool:
     return arg is not None and looks_like_device(arg.value)
 
 
+def notebook_flags(cells: list[Facts]) -> set[str]:
+    """The flags of every cell of a notebook together (see :func:`cell_flags`)."""
+    return set().union(*(cell_flags(cell) for cell in cells))
+
+
 def cell_flags(facts: Facts) -> set[str]:
     """Facts about the whole cell: "cuda" (targets a GPU), "compile", "autocast", "train"."""
     flags = set(facts.earlier_flags)

@@ -28,7 +28,11 @@ LITERALS = (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.Integer, cst.Float, cst.
 
 def uses_dask(facts: Facts) -> bool:
     """The notebook imports Dask (any cell), or the live namespace holds a Dask object."""
-    for cell in facts.cells():
+    return facts.whole(_imports_dask)
+
+
+def _imports_dask(cells: list[Facts]) -> bool:
+    for cell in cells:
         names = [*cell.names.local.values(), *cell.names.earlier.values()]
         if any(n.split(".")[0] in CLUSTER_MODULES for n in names):
             return True

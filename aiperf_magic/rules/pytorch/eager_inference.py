@@ -14,7 +14,7 @@ from ...fixes.edits import Edits
 from ..facts import Facts, Loop
 from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
-from ..work import cell_flags
+from ..work import notebook_flags
 from .inference_grad import grad_off
 from .model_use import inference_call, is_model_call, model_of
 
@@ -73,7 +73,7 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
     - Seed article, chapter 4.4 ("inference without jit.trace or ONNX acceleration").
     - PyTorch: `torch.compile` tutorial; `torch.jit.trace`; `torch.onnx.export`.
     """
-    flags = set().union(*(cell_flags(cell) for cell in facts.cells()))
+    flags = facts.whole(notebook_flags)
     if "compile" in flags or "train" in flags:  # a training notebook: compile advice is for training
         return
     seen: set[int] = set()
