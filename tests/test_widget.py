@@ -175,11 +175,14 @@ def test_the_dtype_fix_lives_in_its_finding_only() -> None:
     assert data["findings"][2]["frame"] == {"name": "df", "before": "781.2 KB", "after": "774.4 KB"}
 
 
-def test_gpu_absent_notes_fold_into_one_muted_line() -> None:
+def test_gpu_absent_notes_fold_into_the_notes_unless_the_cell_used_cuda() -> None:
+    absent = "No GPU sampled: NVML unavailable (NVMLError_LibraryNotFound: NVML Shared Library Not Found)."
     data = panel_for().data
-    assert data["notes"] == [XSS]
-    assert data["muted"] == (
-        "No GPU sampled: NVML unavailable (NVMLError_LibraryNotFound: NVML Shared Library Not Found).")
+    assert data["notes"] == [XSS, absent] and data["muted"] is None  # every CPU-only machine: folded
+    report = make_report()
+    report.gpu_synced = True  # the cell used CUDA: its GPU work went unmeasured, said on the panel
+    data = panel_for(report=report).data
+    assert data["notes"] == [XSS] and data["muted"] == absent
 
 
 def test_a_short_run_is_too_short_to_plot() -> None:

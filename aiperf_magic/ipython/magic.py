@@ -157,7 +157,7 @@ class AiperfMagics(Magics):
                              torch_profile=args.torch_profile, text=args.text, budget=args.budget)
         run = CellRun(body, user_ns=self.shell.user_ns, options=options,
                       cell_id=cell_id or parent_cell_id(self.shell),
-                      execution_count=getattr(self.shell, "execution_count", None),
+                      execution_count=shown_count(self.shell, body),
                       root_code=root_code, line_offset=line_offset)
         # which notebook ran the cell: an Apply later edits that notebook only (a copy keeps the ids)
         ORIGINS.remember(run.cell_id, origin_of(_parent(self.shell)))
@@ -192,6 +192,20 @@ class AiperfMagics(Magics):
         if func is None:
             raise UsageError(f"unknown subcommand {argv[0]!r}; known: {', '.join(SUBCOMMANDS)}")
         return func(CommandContext(shell=self.shell, state=self.state), argv[1:])
+
+
+def shown_count(shell: Any, body: str) -> int | None:
+    """The number the user sees on the running cell (``In [14]``), whose text holds ``body``.
+
+    IPython stores a cell's input under its number before running it, but moves
+    ``execution_count`` on before the cell runs in IPython 9 and after it in IPython 8: the input
+    history says the same in both. (A report over a nested cell magic, ``%%aiperf`` over
+    ``%%time``, read ``execution_count`` and was labelled one higher than its cell in IPython 9.)"""
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if isinstance(history, list) and len(history) > 1 and body.strip() in str(history[-1]):
+        return len(history) - 1
+    count = getattr(shell, "execution_count", None)
+    return count if isinstance(count, int) else None
 
 
 def _parent(shell: Any) -> Any:

@@ -25,8 +25,8 @@ from .summary import (
     hidden_note,
     loader_line,
     more_findings,
+    report_notes,
     shown_findings,
-    split_notes,
     timeline,
     torch_profile_lines,
     verdict_details,
@@ -167,8 +167,6 @@ def render_html(report: Report) -> str:
     if tl.svg:
         parts.append(f"<details><summary>Timeline ({escape(tl.summary)})</summary>{tl.svg}"
                      f'<div style="{_MUTED}">{escape(tl.caption)}</div><table>{series}</table></details>')
-    elif report.samples.t:
-        parts.append(f'<div style="{_MUTED}">Timeline: too short to plot ({escape(tl.summary)}).</div>')
     parts += _frames(report)
     prof = torch_profile_lines(report)
     if prof:
@@ -177,7 +175,7 @@ def render_html(report: Report) -> str:
     gpus = gpu_line(report)
     if gpus:
         parts.append(f'<div style="{_MUTED}">GPUs: {escape(gpus)}</div>')
-    notes, muted = split_notes(report.notes)
+    notes, muted = report_notes(report)
     if notes:
         items = "".join(f"<li>{escape(n)}</li>" for n in notes)
         parts.append(f'<details><summary>Notes ({len(notes)})</summary><ul style="{_MUTED}">{items}</ul></details>')

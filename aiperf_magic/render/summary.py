@@ -105,15 +105,24 @@ def loader_line(report: Report) -> str | None:
 GPU_ABSENT = "GPU not sampled"
 
 
-def split_notes(notes: list[str]) -> tuple[list[str], str | None]:
-    """The notes worth reading, and one muted line for the GPU-absent ones (every CPU-only machine
-    has them)."""
+def split_notes(notes: list[str], *, used_cuda: bool = False) -> tuple[list[str], str | None]:
+    """The notes, and the line to show outside them, if any.
+
+    Every CPU-only machine has a GPU-absent note: it changes nothing the user should conclude, so
+    it becomes one note among the others ("No GPU sampled: …"), folded with them. Only a cell that
+    used CUDA (``used_cuda``) gets it as a line of its own: then GPU work went unmeasured."""
     absent = [n for n in notes if n.startswith(GPU_ABSENT)]
     kept = [n for n in notes if not n.startswith(GPU_ABSENT)]
     if not absent:
         return kept, None
     reason = absent[0].split(":", 1)[1].strip() if ":" in absent[0] else ""
-    return kept, "No GPU sampled" + (f": {reason}" if reason else "") + "."
+    line = "No GPU sampled" + (f": {reason}" if reason else "") + "."
+    return (kept, line) if used_cuda else ([*kept, line], None)
+
+
+def report_notes(report: Report) -> tuple[list[str], str | None]:
+    """:func:`split_notes` of a report: did its cell use CUDA (synchronised, or the allocator's peak)?"""
+    return split_notes(report.notes, used_cuda=report.gpu_synced or report.cuda_peak_bytes is not None)
 
 
 def timeline(report: Report) -> list[tuple[str, str]]:
@@ -170,11 +179,20 @@ def verdict_details(report: Report) -> list[str]:
     return out
 
 
+# Waiting for a CPU is worth a line only when it changes how the times read: a tenth of the wall
+# time and 50 ms at least (on a 1 ms cell, scheduler noise alone gives "waits").
+WAIT_SHARE, WAIT_MIN_S = 0.10, 0.050
+
+
 def cpu_wait_line(report: Report) -> str | None:
-    if not report.cpu_wait_s or report.wall_s <= 0 or report.cpu_wait_s < 0.05 * report.wall_s:
+    wait, wall = report.cpu_wait_s or 0.0, report.wall_s
+    if wall <= 0 or wait < WAIT_MIN_S or wait < WAIT_SHARE * wall:
         return None
-    return (f"the cell's threads waited {fmt.seconds(report.cpu_wait_s)} for a CPU held by other processes "
-            "(the machine was busy)")
+    if wait > wall:  # summed over the cell's threads, several of which waited at once
+        return (f"the cell's threads waited {fmt.seconds(wait)} in all (several at once, in a "
+                f"{fmt.seconds(wall)} cell) for a CPU held by other processes: the machine was busy")
+    return (f"the cell's threads waited {fmt.seconds(wait)} ({fmt.percent(wait / wall)} of its "
+            f"{fmt.seconds(wall)}) for a CPU held by other processes: the machine was busy")
 
 
 def torch_profile_lines(report: Report, top: int = 5) -> list[str]:

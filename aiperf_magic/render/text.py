@@ -13,8 +13,8 @@ from .summary import (
     headline,
     hidden_note,
     loader_line,
+    report_notes,
     shown_findings,
-    split_notes,
     timeline,
     torch_profile_lines,
     verdict_details,
@@ -83,7 +83,7 @@ def render_text(report: Report) -> str:
     if prof:
         lines.append("torch profile")
         lines.extend(f"  {line}" for line in prof)
-    notes, muted = split_notes(report.notes)
+    notes, muted = report_notes(report)
     if notes:
         lines.append("Notes")
         lines.extend(f"  {note}" for note in notes)

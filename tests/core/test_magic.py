@@ -241,3 +241,15 @@ def test_a_finding_message_names_no_other_line_than_where_it_is_shown(ip):
     assert finding.code == "AIP000" and finding.line == 1  # line 1 of the body: line 2 of the cell
     shown_line = next(line for line in shown(out).splitlines() if "AIP000" in line)
     assert "AIP000 line 2: This line is too long" in shown_line and "Line 1" not in shown_line
+
+
+def test_a_report_over_a_nested_cell_magic_carries_its_cells_number(ip, tmp_path):
+    # %%aiperf over %%time or %%writefile runs through the magic function, not the cell hook
+    for body in ("%%time\nx = 3", f"%%writefile {tmp_path / 'out.txt'}\nhello"):
+        with capture_output():
+            result = ip.run_cell("%%aiperf --var nested\n" + body, store_history=True)
+        assert result.success
+        assert ip.user_ns["nested"].execution_count == result.execution_count
+    with capture_output():
+        result = ip.run_cell("%%aiperf --var plain\nx = 4", store_history=True)
+    assert ip.user_ns["plain"].execution_count == result.execution_count

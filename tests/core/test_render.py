@@ -143,3 +143,43 @@ def test_static_view_leads_with_the_answer_and_says_each_thing_once():
     assert '<div style="white-space:pre;padding:0 8px;background:#ffebe9">-for</div>' in html  # a line each
     assert "peak RSS" not in html and "memory</b>" in html
     assert "what AIP301 means" in html
+
+
+def test_waiting_for_a_cpu_is_a_line_only_when_it_changes_how_the_times_read():
+    def wait_line(wall_s: float, wait_s: float) -> str | None:
+        report = Report(source="x = 1\n", wall_s=wall_s, cpu_s=wall_s, cpu_wait_s=wait_s)
+        text, html = render_text(report), render_html(report)
+        assert ("held by other processes" in text) == ("held by other processes" in html)
+        return next((line for line in text.splitlines() if "held by other processes" in line), None)
+
+    assert wait_line(0.001, 0.0009) is None  # a 1 ms cell: scheduler noise, however large its share
+    assert wait_line(2.0, 0.1) is None  # 5 % of the wall
+    assert wait_line(0.3, 0.04) is None  # 13 %, but under 50 ms
+    line = wait_line(2.0, 0.3)
+    assert line is not None and "300.0 ms (15% of its 2.00 s)" in line
+    # several threads waiting at once add up past the wall: said so, never "61 ms of waiting in 60.8 ms"
+    many = wait_line(0.0608, 0.0611)
+    assert many is not None and "in all (several at once, in a 60.8 ms cell)" in many
+
+
+def test_no_gpu_is_one_folded_note_unless_the_cell_used_cuda():
+    cpu_only = Report(source="x = 1\n", wall_s=1.0, cpu_s=1.0,
+                      notes=["GPU not sampled: NVML unavailable (NVMLError_LibraryNotFound)", "a real note"])
+    html = render_html(cpu_only)
+    folded = html[html.index("<details><summary>Notes (2)"):]
+    assert "No GPU sampled: NVML unavailable (NVMLError_LibraryNotFound)." in folded.split("</details>")[0]
+    assert html.count("No GPU sampled") == 1
+    text = render_text(cpu_only)
+    gpu = "No GPU sampled: NVML unavailable (NVMLError_LibraryNotFound)."
+    assert text.splitlines()[-3:] == ["Notes", "  a real note", "  " + gpu]
+    cuda = Report(source="x = 1\n", wall_s=1.0, cpu_s=1.0, gpu_synced=True, notes=list(cpu_only.notes))
+    html = render_html(cuda)
+    assert "Notes (1)" in html and "No GPU sampled" not in html.split("Notes (1)")[1].split("</details>")[0]
+    assert render_text(cuda).splitlines()[-1] == "No GPU sampled: NVML unavailable (NVMLError_LibraryNotFound)."
+
+
+def test_a_cell_too_short_to_plot_has_no_timeline_line():
+    report = Report(source="x = 1\n", wall_s=0.001, cpu_s=0.001,
+                    samples=Samples(interval_s=0.02, t=[0.0], cpu_percent=[10.0], rss_bytes=[1 << 20]))
+    assert "Timeline" not in render_html(report)
+    assert "too short" not in render_html(report)

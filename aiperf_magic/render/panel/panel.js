@@ -292,7 +292,7 @@ function hotLines(rows) {
 }
 
 function timeline(t) {
-  if (!t.svg) return muted(`Timeline: too short to plot (${t.summary}).`, "aiperf-timeline-short");
+  if (!t.svg) return null;  // a cell too short to plot has no timeline to speak of
   const img = h("img", { class: "aiperf-timeline", alt: "timeline of the cell: " + t.caption });
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(t.svg);
   return section(`Timeline (${t.summary})`, [img, muted(t.caption)], false);
@@ -363,7 +363,8 @@ function render({ model, el }) {
   }
   if (data.hotspots && data.hotspots.length) root.append(hotLines(data.hotspots));
   if (data.cluster) root.append(cluster(data.cluster));
-  if (data.timeline) root.append(timeline(data.timeline));
+  const tl = data.timeline && timeline(data.timeline);
+  if (tl) root.append(tl);
   const fr = data.frames && frames(data.frames);
   if (fr) root.append(fr);
   if (data.torch && data.torch.length) root.append(section("torch profile", h("ul", {}, data.torch.map((t) => h("li", {}, t))), false));

@@ -28,8 +28,8 @@ from ..summary import (
     hidden_note,
     loader_line,
     more_findings,
+    report_notes,
     shown_findings,
-    split_notes,
     torch_profile_lines,
     visible_frames,
 )
@@ -165,7 +165,7 @@ def panel_data(report: Report) -> dict[str, Any]:
     """The whole static state of one panel, as JSON-ready data."""
     listed = shown_findings(report)
     numbers = {id(f): n for n, f in listed}
-    notes, muted = split_notes(report.notes)
+    notes, muted = report_notes(report)
     tl = timeline(report.samples)
     codes = {f.code for _, f in listed} | ({report.verdict.code} if report.verdict else set())
     docs = {code: doc for code in sorted(codes) if (doc := rule_doc(code)) is not None}
