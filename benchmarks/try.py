@@ -31,6 +31,9 @@ from typing import Any
 import psutil
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+
+from calibration import iterations
 
 from aiperf_magic import verify
 from aiperf_magic.verification import notify, planned_runs, seccomp
@@ -42,15 +45,7 @@ FRAME = "df['c'] = df['a'] * 2 + df['b']\ntotal = float(df['c'].sum())\n"
 
 def calibrate(target_s: float) -> int:
     """Loop iterations that take ``target_s`` on this machine (the fastest of five timings)."""
-    n = 20_000
-    best = min(_timed(n) for _ in range(5))
-    return max(1, int(n * target_s / best))
-
-
-def _timed(n: int) -> float:
-    t = time.perf_counter()
-    exec(FIVE_MS, {"N5": n})
-    return time.perf_counter() - t
+    return iterations(FIVE_MS, "N5", target_s, 20_000, 5)
 
 
 class PeakMemory:

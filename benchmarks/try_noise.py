@@ -23,6 +23,9 @@ import time
 from typing import Any
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.dirname(__file__))
+
+from calibration import iterations, timed
 
 from aiperf_magic import verify
 from aiperf_magic.render.comparison import headline
@@ -34,15 +37,11 @@ REWRITES = (("identical", 1), ("2x faster", 2), ("20x faster", 20))
 
 def calibrate(target_s: float) -> int:
     """Iterations of CELL that take ``target_s`` here (the fastest of three timings)."""
-    n = 2_000_000 if target_s >= 0.5 else 200_000
-    best = min(_timed(n) for _ in range(3))
-    return max(1, int(n * target_s / best))
+    return iterations(CELL, "N", target_s, 2_000_000 if target_s >= 0.5 else 200_000, 3)
 
 
 def _timed(n: int) -> float:
-    t = time.perf_counter()
-    exec(CELL, {"N": n})
-    return time.perf_counter() - t
+    return timed(CELL, "N", n)
 
 
 def _pair(n: int, factor: int) -> tuple[str, str, dict[str, Any]]:

@@ -132,19 +132,24 @@ class Counter:
         self.sock.close()
 
 
-def pty_pair() -> tuple[int, int, Callable[[], bytes]]:
-    """(master, slave, read-what-the-instrument-received)."""
-    master, slave = pty.openpty()
-    os.set_blocking(master, False)
+def _drain(fd: int) -> Callable[[], bytes]:
+    """What has arrived on ``fd`` so far, all of it, each time it is called."""
+    os.set_blocking(fd, False)
     got = bytearray()
 
     def received() -> bytes:
         with contextlib.suppress(BlockingIOError, OSError):
-            while chunk := os.read(master, 4096):
+            while chunk := os.read(fd, 4096):
                 got.extend(chunk)
         return bytes(got)
 
-    return master, slave, received
+    return received
+
+
+def pty_pair() -> tuple[int, int, Callable[[], bytes]]:
+    """(master, slave, read-what-the-instrument-received)."""
+    master, slave = pty.openpty()
+    return master, slave, _drain(master)
 
 
 def fifo(root: Path) -> tuple[str, int, Callable[[], bytes]]:
@@ -152,15 +157,7 @@ def fifo(root: Path) -> tuple[str, int, Callable[[], bytes]]:
     path = str(root / "fifo")
     os.mkfifo(path)
     reader = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    got = bytearray()
-
-    def received() -> bytes:
-        with contextlib.suppress(BlockingIOError, OSError):
-            while chunk := os.read(reader, 4096):
-                got.extend(chunk)
-        return bytes(got)
-
-    return path, reader, received
+    return path, reader, _drain(reader)
 
 
 def sqlite_rows(path: str) -> int:
