@@ -44,7 +44,8 @@ def protect(uncovered: list[str]) -> list[str]:
     try:
         with open("/proc/self/maps") as fh:
             lines = fh.read().splitlines()
-    except OSError:
+    except OSError:  # not Linux: the maps cannot be listed, so none is protected
+        uncovered.append("writes to memory shared with files or processes (a writable np.memmap, SharedMemory)")
         return []
     libc = _libc()
     by_inode = _inherited_inodes()
