@@ -8,6 +8,7 @@ reading or even changing flags through one of them would act on the kernel's sid
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import stat
 
@@ -85,4 +86,8 @@ def _reopen(fd: int, info: os.stat_result) -> int:
 def _path_of(fd: int) -> str:
     with contextlib.suppress(OSError):
         return os.readlink(f"/proc/self/fd/{fd}")
+    getpath = getattr(fcntl, "F_GETPATH", None)  # macOS: no /proc, the descriptor knows its path
+    if getpath is not None:
+        with contextlib.suppress(OSError):
+            return os.fsdecode(fcntl.fcntl(fd, getpath, bytes(1024)).split(b"\0", 1)[0])
     return ""
