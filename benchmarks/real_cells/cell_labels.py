@@ -13,7 +13,10 @@ cell's lines as comments, and are stripped before the cell runs (line numbers ar
     ...                 # ok: AIP303              true and acceptable here, but not required
 
 Markers with the same code list and id, on several lines, are one trap that may be shown on any of
-them. Header keys: ``source``, ``family``, ``kind`` (slow or healthy), ``verdict`` (accepted
+them: the line that costs (a loop, its hot body line, the call into a helper from an earlier cell)
+and, when the cell holds it, the line a fix would change (the ``DataLoader(...)``, the thread
+pool). ``ok: AIP303`` marks a line that makes or changes a frame of 10 MB or more (pandas'
+``memory_usage(deep=True)``) whose dtypes are wider than its values need: true there, not required. Header keys: ``source``, ``family``, ``kind`` (slow or healthy), ``verdict`` (accepted
 verdict codes joined by ``|``, ``none`` for no verdict), ``rewrite``, ``size``, ``scaled``,
 ``kernel`` (data or torch), and optionally ``cpu`` and ``unsure``.
 """

@@ -18,7 +18,7 @@ from cell_data import census
 
 df = census(1_000_000, seed=28)
 # %% cell
-others = df[["eri_afr_amer", "eri_asian", "eri_hawaiian", "eri_nat_amer", "eri_white"]].sum(axis=1)  # ok: AIP303
+others = df[["eri_afr_amer", "eri_asian", "eri_hawaiian", "eri_nat_amer", "eri_white"]].sum(axis=1)
 conditions = [df["eri_hispanic"] == 1, others > 1, df["eri_nat_amer"] == 1, df["eri_asian"] == 1,
               df["eri_afr_amer"] == 1, df["eri_hawaiian"] == 1, df["eri_white"] == 1]
 choices = ["Hispanic", "Two Or More", "A/I AK Native", "Asian", "Black/AA", "Haw/Pac Isl.", "White"]

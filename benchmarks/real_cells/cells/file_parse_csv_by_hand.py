@@ -24,4 +24,4 @@ with open(csv_path) as fh:
     for line in fh:  # expect: *
         fields = line.rstrip("\n").split(",")  # expect: *
         rows.append((int(fields[0]), int(fields[1]), float(fields[2]), fields[3] == "True"))  # expect: *
-readings = pd.DataFrame(rows, columns=["id", "sensor", "value", "flag"])  # ok: AIP303
+readings = pd.DataFrame(rows, columns=["id", "sensor", "value", "flag"])

@@ -22,4 +22,4 @@ files = [write_csv(folder / f"Sales_{m:02d}_2019.csv", 15_000, seed=m) for m in 
 all_months_data = pd.DataFrame()
 for file in files:
     df = pd.read_csv(file)
-    all_months_data = pd.concat([all_months_data, df])  # ok: AIP203
+    all_months_data = pd.concat([all_months_data, df])  # ok: AIP203 AIP303

@@ -24,5 +24,5 @@ def count_primes(bounds):
 
 
 chunks = [(k * 30_000, (k + 1) * 30_000) for k in range(4)]
-with ThreadPoolExecutor(max_workers=4) as pool:
+with ThreadPoolExecutor(max_workers=4) as pool:  # expect: AIP401
     results = list(pool.map(count_primes, chunks))  # expect: AIP401
