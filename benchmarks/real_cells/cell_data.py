@@ -149,7 +149,8 @@ def names(per_language: int = 1100, seed: int = 7) -> dict[str, list[str]]:
 
 
 def temp_dir() -> Path:
-    return Path(tempfile.mkdtemp(prefix="aiperf-real-cells-"))
+    """A fresh folder below the working directory (the harness runs each kernel in a temporary one)."""
+    return Path(tempfile.mkdtemp(prefix="cell-", dir=os.getcwd()))
 
 
 def write_log(path: Path, n: int, seed: int = 8) -> Path:

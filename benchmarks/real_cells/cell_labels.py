@@ -16,9 +16,11 @@ Markers with the same code list and id, on several lines, are one trap that may 
 them: the line that costs (a loop, its hot body line, the call into a helper from an earlier cell)
 and, when the cell holds it, the line a fix would change (the ``DataLoader(...)``, the thread
 pool). ``ok: AIP303`` marks a line that makes or changes a frame of 10 MB or more (pandas'
-``memory_usage(deep=True)``) whose dtypes are wider than its values need: true there, not required. Header keys: ``source``, ``family``, ``kind`` (slow or healthy), ``verdict`` (accepted
-verdict codes joined by ``|``, ``none`` for no verdict), ``rewrite``, ``size``, ``scaled``,
-``kernel`` (data or torch), and optionally ``cpu`` and ``unsure``.
+``memory_usage(deep=True)``) whose dtypes are wider than its values need: true there, not required.
+
+Header keys: ``source``, ``family``, ``kind`` (slow or healthy), ``verdict`` (accepted verdict
+codes joined by ``|``, ``none`` for no verdict), ``rewrite``, ``size``, ``scaled``, ``kernel``
+(data or torch), and optionally ``cpu`` (what a machine without CUDA can show) and ``unsure``.
 """
 
 from __future__ import annotations
