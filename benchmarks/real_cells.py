@@ -81,6 +81,9 @@ def select(cells: list[Cell], index: dict[str, dict[str, str]], half: str, only:
     if unknown:
         raise SystemExit(f"unknown cell {', '.join(unknown)}; see benchmarks/real_cells/cells/")
     chosen = [c for c in cells if half == "all" or index[c.name]["half"] == half]
+    other = [n for n in only if half != "all" and index[n]["half"] != half]
+    if other:
+        print(f"left out, not in half {half}: {', '.join(other)}", file=sys.stderr)
     return [c for c in chosen if c.name in only] if only else chosen
 
 
