@@ -1,7 +1,9 @@
 """Before/after of each fixable trap at the seed article's scale, proved through ``verify``.
 
-Each workload is a cell with a trap; its rewrite comes from the fixer itself (``propose``), and
-``verify`` runs both on copies of the same data, interleaved, and checks the results are equal.
+Each workload is a cell with a trap; its rewrite comes from the fixer itself (``propose``, which
+reads the workload's data as ``%%aiperf`` hands rules the live namespace: several detectors need it
+to know a list holds numbers), and ``verify`` runs both on copies of the same data, interleaved,
+and checks the results are equal.
 
     python benchmarks/fixes.py [--repeat 5] [--only AIP301,AIP201]
 """
@@ -151,11 +153,12 @@ def main() -> None:
     for label, code, cell, make_ns, line in WORKLOADS:
         if only and code not in only:
             continue
-        fix = propose(cell, Finding(code, "benchmark", line=line))
+        namespace = make_ns()
+        fix = propose(cell, Finding(code, "benchmark", line=line), namespace)
         if fix is None or not fix.source:
             print(f"{label:<44} no fix: {fix.reason if fix else 'none'}")
             continue
-        c = verify(cell, fix.source, make_ns(), repeat=args.repeat)
+        c = verify(cell, fix.source, namespace, repeat=args.repeat)
         goal = GOALS.get(code) if code not in seen else None  # the first workload per code is the goal case
         seen.add(code)
         speed = f"{c.speedup:.1f}x" if c.speedup else "-"

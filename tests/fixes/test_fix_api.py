@@ -53,7 +53,7 @@ def test_overlapping_fixes_keep_the_first_and_still_compile() -> None:
 def test_ipython_lines_survive_a_rewrite() -> None:
     src = "%time x = 1\nfor _, r in df.iterrows():\n    out.append(r['a'] + 1)\n!echo done\n"
     fix = propose(src, Finding("AIP301", "m", line=2))
-    assert fix is not None and fix.source == "%time x = 1\nout.extend((df['a'] + 1).tolist())\n!echo done\n"
+    assert fix is not None and fix.source == "%time x = 1\nout.extend((df['a'] + 1).to_numpy())\n!echo done\n"
 
 
 def test_attribute_named_like_the_loop_variable_is_not_replaced() -> None:

@@ -51,6 +51,19 @@ def test_array_rewrites_are_proposed_only_when_the_run_walked_enough_items(
         assert f.fix.reason and f.fix.reason.startswith("measure first") and "items" in f.fix.reason
 
 
+def test_a_list_from_a_python_list_is_proposed_only_when_the_loop_was_slower_than_the_round_trip() -> None:
+    """The list goes to an array and back (``.tolist()`` keeps its Python numbers): that costs about
+    55 ns an item, so a cheap loop over 200,000 items that took 8 ms is not worth it, a costly one is."""
+    ns = {"counts": list(range(200_000))}
+    cheap = _decided("doubled = [c * 2 for c in counts]\n", ns, seconds=0.008)
+    assert not cheap.fixable and cheap.fix is not None and "a list again" in (cheap.fix.reason or "")
+    assert "40 ns each" in (cheap.fix.reason or "")
+    costly = _decided("doubled = [c * 2 for c in counts]\n", ns, seconds=0.05)
+    assert costly.fixable and costly.fix is not None and ".tolist()" in costly.fix.source
+    summed = _decided("total = sum(c * 2 for c in counts)\n", ns, seconds=0.008)
+    assert summed.fixable  # a sum makes no list again: only the conversion to an array is paid
+
+
 COMPILE = """\
 import torch
 from torch import nn

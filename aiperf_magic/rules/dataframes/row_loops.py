@@ -16,6 +16,7 @@ from ..loops import stops_at_once
 from ..registry import Hit, fixer_for, rule
 from ..work import is_remote_call
 from .row_access import RowAccess, is_constant
+from .row_results import RowResults
 
 _ROW_ITERATORS = ("iterrows", "itertuples")
 
@@ -83,9 +84,19 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
     ```
 
     ## Fix safety
-    Safe when the loop body is arithmetic or a condition on the row's own columns (the fix
-    rewrites it as column arithmetic or `np.where`); other bodies get no automatic fix.
-    Integer columns holding missing values may come back as floats.
+    The loop body must be arithmetic or a condition on the row's own columns (the fix rewrites
+    it as column arithmetic or `np.where`); other bodies get no automatic fix. Every result
+    keeps the type the loop gave it: appended values and sums stay NumPy scalars where the loop
+    read them from a numeric frame's `iterrows()` rows or from `df.loc[i, c]`
+    (`out.extend((df["a"] * 2).to_numpy())`), and Python ones from `itertuples()` or from the
+    object rows of a frame with a non-numeric column (`.tolist()`, `.sum().item()`); a column
+    that `.loc` creates is float64 as the loop left it (`.astype(float)`, with a comment, where
+    the expression gives integers). Inside `%%aiperf` the live frame says which; without a run
+    the fix assumes a numeric frame of float columns and a new column, and Try says when the
+    data differs. No rewrite for True/False written into a new column (the loop leaves an
+    object column) or for rows whose common dtype makes the loop compute in another dtype than
+    the columns. Unsafe except an `itertuples()` loop that appends: `np.where` evaluates both
+    branches, so a division the condition guarded may warn.
 
     ## References
     - Seed article, chapter 2.4 ("`.iterrows()` over millions of rows performs very poorly").
@@ -147,6 +158,7 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
     if loop.orelse or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop has an else clause"
     per_row = {n for n in (access.row, access.index) if n} | (assigned_names(loop.body) - {access.frame})
+    results = RowResults(facts, access, _frame_of(loop))
     lines: list[str] = []
     written: set[str] = set()
     safe = access.style == "tuple"
@@ -156,7 +168,7 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
             # if/for/try inside the loop, or break/continue: rows are not independent any more
             return "the loop body has control flow; only column assignments, appends and sums are rewritten"
         small = statement.body[0]
-        line, kind = _statement(cell, access, small, per_row, lambda: edits.need(cell, "numpy"))
+        line, kind = _statement(cell, access, results, small, per_row, lambda: edits.need(cell, "numpy"))
         if line is None:
             return kind
         if kind == "column":
@@ -211,11 +223,28 @@ def _access_of(cell: ParsedCell, loop: cst.For) -> RowAccess | str:
     return "the loop is not over iterrows(), itertuples() or range(len(df))"
 
 
+def _frame_of(loop: cst.For) -> cst.BaseExpression:
+    """The frame a loop :func:`_access_of` accepted walks."""
+    it = loop.iter
+    assert isinstance(it, cst.Call)
+    if isinstance(it.func, cst.Attribute):
+        return it.func.value  # df.iterrows(), df.itertuples()
+    inner = it.args[0].value  # range(len(df))
+    assert isinstance(inner, cst.Call)
+    return inner.args[0].value
+
+
 def _statement(
-    cell: ParsedCell, access: RowAccess, small: cst.BaseSmallStatement, per_row: set[str], numpy: Callable[[], str]
+    cell: ParsedCell,
+    access: RowAccess,
+    results: RowResults,
+    small: cst.BaseSmallStatement,
+    per_row: set[str],
+    numpy: Callable[[], str],
 ) -> tuple[str | None, str]:
     """The column-wise line for one statement of the loop body, and its kind (or None and why).
-    ``numpy`` names NumPy for ``np.where`` (a conditional) and ``np.sqrt`` (``math.sqrt``)."""
+    ``numpy`` names NumPy for ``np.where`` (a conditional) and ``np.sqrt`` (``math.sqrt``); the
+    results keep their types (:mod:`.row_results`)."""
 
     def vec(node: cst.BaseExpression) -> str | None:
         return vectorise(node, access.subst, per_row, numpy)
@@ -228,7 +257,9 @@ def _statement(
         v = vec(small.value)
         if v is None:
             return None, "the assigned value is not arithmetic on the row's columns"
-        return f"{access.frame}[{key}] = {v}", "column"
+        accessor = target.value.attr.value  # type: ignore[attr-defined]
+        rhs, why = results.column(key, accessor, small.value, v)
+        return (f"{access.frame}[{key}] = {rhs}", "column") if rhs is not None else (None, why)
     if (parts := append_parts(small)) is not None:
         owner, value = parts
         if names_in(owner) & {access.row, access.index, access.frame}:
@@ -236,7 +267,10 @@ def _statement(
         v = vec(value)
         if v is None:
             return None, "the appended value is not arithmetic on the row's columns"
-        return f"{cell.code(owner)}.extend(({v}).tolist())", "append"
+        refused = results.refused(value)
+        if refused is not None:
+            return None, refused
+        return f"{cell.code(owner)}.extend({results.values(value, v)})", "append"
     if (
         isinstance(small, cst.AugAssign)
         and isinstance(small.operator, cst.AddAssign)
@@ -245,7 +279,10 @@ def _statement(
         v = vec(small.value)
         if v is None:
             return None, "the accumulated value is not arithmetic on the row's columns"
-        return f"{small.target.value} += ({v}).sum()", "sum"
+        refused = results.refused(small.value)
+        if refused is not None:
+            return None, refused
+        return f"{small.target.value} += {results.total(small.value, v)}", "sum"
     return None, "the loop body does more than assign columns, append to a list or add to a total"
 
 

@@ -1,4 +1,5 @@
-"""When AIP201's rewrite (a loop over numbers -> one NumPy expression) computes the same values.
+"""When AIP201's rewrite (a loop over numbers -> one NumPy expression) computes the same values,
+and how it gives them back.
 
 Preconditions, each a counterexample met in public code:
 
@@ -12,6 +13,12 @@ Preconditions, each a counterexample met in public code:
   for ``i < 100`` reaches 7.6e28 and becomes -1.0e18). Where the loop walks a ``range`` of known
   bounds, the largest value of every sub-expression (and of the sum, for ``sum(...)``) is bounded
   and must fit; where the bounds are unknown, powers with an exponent above 2 and shifts are refused.
+- **The result keeps its type.** A list stays a list and a sum stays the scalar the loop made:
+  :func:`loop_scalars` tells whether the loop's values were NumPy scalars (it iterates or indexes an
+  array: ``list(arr ** 2)``, ``out.extend(arr * 2)``, ``(arr * b).sum()``) or Python ones (a list of
+  Python numbers, a ``range``: ``.tolist()``, ``.sum().item()``). Inside ``%%aiperf`` the live objects
+  say; without a run, what the cell shows (``np.random.rand(n)``, ``.tolist()``, ``range``), and data
+  nothing describes is taken to be an array (Try says when it is not).
 """
 
 from __future__ import annotations
@@ -22,8 +29,10 @@ import libcst as cst
 
 from ...cell.parsed import ParsedCell
 from ...cell.tree import call_name, walk_all
+from ..elementwise import array_of, vectorise
 from ..exprs import dotted_name, names_used
 from ..facts import Facts
+from ..result_types import NUMPY, PYTHON, attribute_of, live_value, scalar_kind, scalars_of
 
 INT64_MAX = 2**63 - 1
 _NUMBER_KINDS = frozenset({"int", "float", "param", "range"})
@@ -67,6 +76,26 @@ def array_refused(
         size = _fmt(peak * count if what == "its sum" else peak)
         return f"{what} reach about {size}, beyond int64: Python ints do not overflow, NumPy's would"
     return None
+
+
+def loop_scalars(facts: Facts, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression) -> str:
+    """NUMPY or PYTHON: the scalars ``[elt for var in iterable]`` computes (NumPy ones when a value
+    it reads comes from an array and no ``math`` function makes it a Python float, or when nothing
+    tells)."""
+    index_loop = len_source(iterable) is not None
+
+    def leaf(node: cst.CSTNode) -> str | None:
+        base = indexed_by(node, var)
+        if base is not None:
+            return scalars_of(facts, cst.Name(base), indexed=True)
+        if isinstance(node, cst.Name) and node.value == var:
+            return PYTHON if index_loop else scalars_of(facts, iterable, indexed=False)
+        return ""
+
+    def scalar(name: str) -> object:
+        return live_value(facts, cst.Name(name))
+
+    return scalar_kind(elt, leaf, scalar) or NUMPY
 
 
 def indexed_by(node: cst.CSTNode, var: str) -> str | None:
@@ -222,3 +251,37 @@ def _unbounded_ops(node: cst.CSTNode) -> bool:
                 if not (isinstance(right, (cst.Integer, cst.Float)) and abs(right.evaluated_value) <= 2):
                     return True
     return False
+
+
+def as_list(vec: str, numbers: str) -> str:
+    """The list the comprehension built: ``list(arr)`` keeps NumPy scalars, ``.tolist()`` makes Python ones."""
+    return f"list({vec})" if numbers == NUMPY else attribute_of(vec, "tolist()")
+
+
+def total_of(vec: str, numbers: str) -> str:
+    """The sum as the loop's scalars made it: a NumPy scalar, or a Python one (``.item()``)."""
+    total = attribute_of(vec, "sum()")
+    return total if numbers == NUMPY else f"{total}.item()"
+
+
+def vector(
+    cell: ParsedCell, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression, numpy: object
+) -> str | None:
+    """The array form of ``elt`` over ``iterable``. In an index loop (``for i in range(len(a))``),
+    ``a[i]`` becomes ``np.asarray(a)`` and ``b[i]`` becomes ``np.asarray(b)[:len(a)]``: the loop
+    reads the first ``len(a)`` items of ``b``."""
+    arr = array_of(iterable, cell.code, numpy)  # type: ignore[arg-type]
+    if arr is None:
+        return None
+    length = len_source(iterable)
+
+    def subst(n: cst.CSTNode) -> str | None:
+        if isinstance(n, cst.Name) and n.value == var:
+            return arr
+        base = indexed_by(n, var)
+        if length is None or base is None:
+            return None
+        whole = f"{numpy()}.asarray({base})"  # type: ignore[operator]
+        return whole if base == length else f"{whole}[:len({length})]"
+
+    return vectorise(elt, subst, {var}, numpy)  # type: ignore[arg-type]

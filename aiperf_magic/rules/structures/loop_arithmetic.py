@@ -9,12 +9,12 @@ import libcst as cst
 from ...cell.parsed import COMPREHENSIONS, ParsedCell
 from ...cell.tree import append_parts, call_name, expect, names_in
 from ...fixes.edits import Edits
-from ..elementwise import array_of, vectorise
 from ..exprs import int_value, is_scalar_arithmetic, names_used, walk
 from ..facts import Facts, Loop
 from ..registry import Hit, fixer_for, rule
+from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
-from .array_safety import array_refused, indexed_by, len_source
+from .array_safety import array_refused, as_list, loop_scalars, total_of, vector
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -169,9 +169,14 @@ def python_loop_arithmetic(facts: Facts) -> Iterator[Hit]:
     ```
 
     ## Fix safety
-    Unsafe: NumPy integers overflow silently at 64 bits where Python integers grow, and the
-    result is an array, not a list (`.tolist()` restores the type at some cost). Loops over
-    strings, paths or short literals are not flagged.
+    Unsafe: NumPy integers overflow silently at 64 bits where Python integers grow (the fix
+    declines where the values can be bounded and do not fit). The result keeps its type: a list
+    stays a list and a sum the scalar the loop made, NumPy scalars where the loop read an array
+    (`list(arr ** 2)`, `out.extend(arr * 2)`, `(arr * b).sum()`) and Python ones where it read a
+    list of Python numbers or a `range` (`.tolist()`, `.sum().item()`); only a list handed
+    straight to a NumPy function becomes the array. Inside `%%aiperf` the live data says which;
+    without a run, data nothing in the cell describes is taken to be an array, and Try says when
+    it is not. Loops over strings, paths or short literals are not flagged.
 
     ## References
     - Seed article, chapter 2.2 ("replace native structures with NumPy arrays").
@@ -266,7 +271,7 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
     node = expect(node, (*COMPREHENSIONS, cst.For))
     if node is None:
         return "no loop or comprehension on the finding's line"
-    edits = Edits("Compute with one NumPy expression (the result becomes a NumPy array)", safety="unsafe")
+    edits = Edits("Compute with one NumPy expression", safety="unsafe")
     # converting to an array and back costs more than a short loop: the gain depends on the size
     edits.measure_first = "a NumPy expression pays from about a thousand items; below that the loop is as fast"
 
@@ -281,7 +286,7 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
     if comp.ifs or comp.inner_for_in or comp.asynchronous or not isinstance(comp.target, cst.Name):
         # [x for x in xs if x > 0] / nested fors / tuple targets: not one array expression
         return "the comprehension filters, nests or unpacks; only [f(x) for x in xs] is rewritten"
-    vec = _vector(cell, node.elt, comp.target.value, comp.iter, numpy)
+    vec = vector(cell, node.elt, comp.target.value, comp.iter, numpy)
     if vec is None:
         return "the expression is not element-wise arithmetic on the loop variable"
     parent = cell.parent(node)
@@ -290,38 +295,17 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
     why = array_refused(cell, node, node.elt, comp.target.value, comp.iter, facts, summed=summed)
     if why is not None:
         return why
-    if isinstance(node, cst.GeneratorExp) or isinstance(parent, cst.Arg):
-        if summed and call is not None:
-            edits.replace[call] = cst.parse_expression(f"({vec}).sum().item()")
-            return edits
-        if isinstance(node, cst.GeneratorExp):
-            # a generator is consumed lazily by whatever receives it; an array is not a drop-in
-            return "only a generator passed straight to sum(...) is rewritten"
-    edits.replace[node] = cst.parse_expression(vec)
+    numbers = loop_scalars(facts, node.elt, comp.target.value, comp.iter)
+    if summed and call is not None:
+        edits.replace[call] = cst.parse_expression(total_of(vec, numbers))
+        return edits
+    if isinstance(node, cst.GeneratorExp):
+        # a generator is consumed lazily by whatever receives it; an array is not a drop-in
+        return "only a generator passed straight to sum(...) is rewritten"
+    numpy_call = isinstance(call, cst.Call) and (facts.names.qname(call.func) or "").startswith("numpy.")
+    # a NumPy function takes the array as it took the list; anywhere else the list stays a list
+    edits.replace[node] = cst.parse_expression(vec if numpy_call else as_list(vec, numbers))
     return edits
-
-
-def _vector(
-    cell: ParsedCell, elt: cst.BaseExpression, var: str, iterable: cst.BaseExpression, numpy: object
-) -> str | None:
-    """The array form of ``elt`` over ``iterable``. In an index loop (``for i in range(len(a))``),
-    ``a[i]`` becomes ``np.asarray(a)`` and ``b[i]`` becomes ``np.asarray(b)[:len(a)]``: the loop
-    reads the first ``len(a)`` items of ``b``."""
-    arr = array_of(iterable, cell.code, numpy)  # type: ignore[arg-type]
-    if arr is None:
-        return None
-    length = len_source(iterable)
-
-    def subst(n: cst.CSTNode) -> str | None:
-        if isinstance(n, cst.Name) and n.value == var:
-            return arr
-        base = indexed_by(n, var)
-        if length is None or base is None:
-            return None
-        whole = f"{numpy()}.asarray({base})"  # type: ignore[operator]
-        return whole if base == length else f"{whole}[:len({length})]"
-
-    return vectorise(elt, subst, {var}, numpy)  # type: ignore[arg-type]
 
 
 def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, facts: Facts) -> Edits | str:
@@ -335,23 +319,24 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, fact
     var = loop.target.value
     if (parts := append_parts(small)) is not None:
         owner, value = parts
-        vec = _vector(cell, value, var, loop.iter, numpy)
+        vec = vector(cell, value, var, loop.iter, numpy)
         if vec is None or var in names_in(owner):
             return "the appended value is not element-wise arithmetic on the loop variable"
         why = array_refused(cell, small, value, var, loop.iter, facts)
         if why is not None:
             return why
-        target = cell.code(owner)
-        # extend keeps ``target`` a list (whatever it already held) and the items plain Python numbers
-        edits.replace[loop] = cst.parse_statement(f"{target}.extend(({vec}).tolist())\n")
+        # extend keeps the target a list (whatever it already held), its items the loop's scalars
+        items = vec if loop_scalars(facts, value, var, loop.iter) == NUMPY else attribute_of(vec, "tolist()")
+        edits.replace[loop] = cst.parse_statement(f"{cell.code(owner)}.extend({items})\n")
         return edits
     if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign):
-        vec = _vector(cell, small.value, var, loop.iter, numpy)
+        vec = vector(cell, small.value, var, loop.iter, numpy)
         if vec is None or var in names_in(small.target):
             return "the accumulated value is not element-wise arithmetic on the loop variable"
         why = array_refused(cell, small, small.value, var, loop.iter, facts, summed=True)
         if why is not None:
             return why
-        edits.replace[loop] = cst.parse_statement(f"{cell.code(small.target)} += ({vec}).sum().item()\n")
+        total = total_of(vec, loop_scalars(facts, small.value, var, loop.iter))
+        edits.replace[loop] = cst.parse_statement(f"{cell.code(small.target)} += {total}\n")
         return edits
     return "only out.append(f(x)) and total += f(x) loops are rewritten"
