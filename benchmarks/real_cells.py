@@ -24,7 +24,10 @@ What counts, on the first ``%%aiperf`` run of each cell:
   Traps that exist only with CUDA (``expect[cuda]``) are neutral on a machine without it: a
   finding on them counts neither way, and they are left out of recall.
 - **recall**: labelled traps with at least one right shown finding, over labelled traps.
-- **verdict accuracy**: cells whose verdict (its code, or "none") is one the label accepts.
+- **verdict accuracy**: cells whose verdict (its code, or "none") is one the label accepts, and
+  is not contradicted by its own numbers: AIP907 needs 0.7 core and AIP908 1.5 cores of the
+  cell's own CPU time (``process_cpu_cores``); CPU other processes held is a busy machine, not
+  the cell's bottleneck.
 - **false alarm**: a healthy cell with any wrongly placed shown finding, or a verdict (primary or
   listed) its label does not accept: one that blames the cell for a bottleneck it does not have.
 - **overhead**: the whole magic call (``run_cell`` with ``%%aiperf``: measuring, analysis, the
@@ -113,6 +116,8 @@ def line_of(s: dict[str, Any], half: str) -> str:
     shown = " ".join(f"{m['code']}@{m['line']}{marks[m['mark']]}" for m in s["sites"]) or "-"
     missed = " ".join(s["missed"]) or "-"
     verdict = f"{s['verdict']}{'+' if s['verdict_ok'] else 'x'}"
+    if s.get("verdict_contradicted"):
+        verdict += f" (contradicted: {s['verdict_contradicted']})"
     alarm = "  FALSE ALARM" if s.get("false_alarm") else ""
     steady = "" if s["stable"] else "  (findings varied across runs)"
     return (f"{head} {s['plain_s']:6.2f}s {s['ratio']:5.2f}x  shown {shown}  missed {missed}  "

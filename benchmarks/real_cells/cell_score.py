@@ -16,8 +16,21 @@ from cell_labels import Cell
 MIN_RATIO_S = 0.1
 
 
+# a CPU-bound verdict must be true of the cell's own CPU time: the cores its threshold names, from the
+# process's CPU alone (time spent waiting for a CPU held by other processes is a busy machine)
+OWN_CORES = {"AIP907": 0.7, "AIP908": 1.5}
+
+
 def is_verdict(code: str) -> bool:
     return code.startswith("AIP9")
+
+
+def contradiction(code: str, evidence: dict[str, Any]) -> str | None:
+    """Why a verdict is false by its own numbers, or None."""
+    cores = evidence.get("process_cpu_cores")
+    if code in OWN_CORES and cores is not None and cores < OWN_CORES[code]:
+        return f"{code} at {cores:.2f} core of the cell's own CPU"
+    return None
 
 
 def score_cell(cell: Cell, result: dict[str, Any], cuda: bool) -> dict[str, Any]:
@@ -44,7 +57,8 @@ def score_cell(cell: Cell, result: dict[str, Any], cuda: bool) -> dict[str, Any]
     found = [t for t in active if any(t.accepts(code, line) for code, line in shown)]
     verdict = report["verdict"]
     others = [f["code"] for f in report["shown"] if is_verdict(f["code"])]
-    verdict_ok = verdict in cell.verdicts
+    contradicted = contradiction(verdict, report.get("verdict_evidence") or {})
+    verdict_ok = verdict in cell.verdicts and contradicted is None
     plain, magic = statistics.median(result["plain_s"]), statistics.median(result["magic_s"])
     listed = [sorted((f["code"], f["line"] or 0) for f in r["shown"]) for r in result["reports"]]
     scored = {
@@ -57,6 +71,7 @@ def score_cell(cell: Cell, result: dict[str, Any], cuda: bool) -> dict[str, Any]
         "hidden": [{"code": f["code"], "line": f["line"], "why": f["hidden_reason"]} for f in report["hidden"]],
         "verdict": verdict,
         "verdict_ok": verdict_ok,
+        "verdict_contradicted": contradicted,
         "verdict_sentence": report["verdict_sentence"],
         "other_verdicts": others,
         "hotspots": report["hotspots"],

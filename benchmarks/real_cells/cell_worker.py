@@ -73,6 +73,7 @@ def summarise(report: Any) -> dict[str, Any]:
                    if id(f) not in listed and f.code != getattr(verdict, "code", None)],
         "verdict": verdict.code if verdict else "none",
         "verdict_sentence": verdict.sentence if verdict else "",
+        "verdict_evidence": dict(verdict.evidence) if verdict else {},
         "hotspots": [{"line": h.line, "share": round(h.share, 3), "callee": h.callee} for h in report.hotspots[:3]],
     }
 
