@@ -4,14 +4,16 @@
  * The kernel opens a comm on the target `aiperf_magic` for each edit it asks for, with the
  * request in the open message: `{op, cell_id, source, expect, path, session}`. This extension
  * finds the notebook the request names, checks the cell, edits it (or, for `run`, runs it), replies
- * `{ok, reason, new_cell_id, path}` and closes the comm. Only INotebookTracker is required, so
- * the same build runs in JupyterLab 4 and Notebook 7.
+ * `{ok, reason, new_cell_id, path}` and closes the comm. It also tells each panel the text of the
+ * cell it sits in (./cells). Only INotebookTracker is required, so the same build runs in
+ * JupyterLab 4 and Notebook 7.
  */
 import type { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { INotebookTracker, NotebookActions, type NotebookPanel } from '@jupyterlab/notebook';
 import type { Kernel, KernelMessage } from '@jupyterlab/services';
 
 import { applyRequest, Ledger, parseRequest, type INotebookView, type IReply } from './apply';
+import { answerSourceRequests } from './cells';
 
 export const COMM_TARGET = 'aiperf_magic';
 /** How long a window that never held the requesting notebook waits before answering by path. */
@@ -137,6 +139,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
     };
     tracker.forEach(track);
     tracker.widgetAdded.connect((_, panel) => track(panel));
+    answerSourceRequests(tracker);
   }
 };
 

@@ -149,7 +149,12 @@ def refused_after_edit(page: Any, found: Any, index: int, shots: Any) -> None:
     type_into_cell(page, index, "\n# edited by hand")
     edited = source(page, index)
     assert edited.endswith("# edited by hand")
-    button(found, "Apply").click()
+    # the panel turns Apply off as soon as the cell differs from what ran...
+    apply = button(found, "Apply")
+    expect(apply).to_be_disabled()
+    assert "edited after it ran" in (apply.get_attribute("title") or "")
+    # ...and the notebook extension still refuses an edit of a changed cell (a click that got through)
+    apply.evaluate("b => { b.disabled = false; b.click(); }")
     expect(found.locator(".aiperf-status-error")).to_contain_text("edited after aiperf ran it")
     assert source(page, index) == edited
     found.locator(".aiperf-status-error").scroll_into_view_if_needed()

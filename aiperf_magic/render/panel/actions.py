@@ -291,6 +291,7 @@ class FixAction:
             "unsafe": self.unsafe,
             "measure_first": self.measure_first,
             "gate": self.gate(),
+            "proven": self.proven,  # an equal Try: the "Allow Apply without an equal Try" box has no use left
             "confirmed": self.confirmed,
             "applied": edit.applied,
         }

@@ -3,6 +3,14 @@
 // string from the report is put in with textContent; the only markup is built here, node by node.
 
 const NO_ANSWER_MS = 8000;
+const RESTARTED = "The kernel restarted: run the cell again.";
+const EDITED = "The cell was edited after it ran: Apply is off until it holds that code again " +
+  "(undo the edit), or run the cell again for fixes of the new code.";
+const APPLIED_OTHER = "The cell holds another fix now: Undo it first.";
+const TRY_AFTER_APPLY = "Try runs the code as it ran, before Apply, against this rewrite.";
+
+// A notebook may add or drop the final newline on save (as the notebook extension allows).
+const sameText = (a, b) => a === b || a.replace(/\n+$/, "") === b.replace(/\n+$/, "");
 
 function h(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -186,6 +194,8 @@ class Fix {
     this.undoButton.addEventListener("click", () => this.send("undo"));
     this.live = h("div", { class: "aiperf-live" });
     this.confirm = null;
+    this.confirmLabel = null;
+    this.gates = { edited: false, otherApplied: false, restarted: false };
     const rows = [h("div", { class: "aiperf-fixrow" },
       h("span", { class: "aiperf-fixtitle" }, "Fix: " + fix.title, fix.safety === "unsafe" ? h("span", { class: "aiperf-unsafe" }, " unsafe: results may differ") : ""),
       h("span", { class: "aiperf-buttons" }, this.tryButton, this.stopButton, this.applyButton, this.undoButton))];
@@ -197,8 +207,12 @@ class Fix {
     } else if (fix.safety === "unsafe") {
       this.confirm = h("input", { type: "checkbox" });
       this.confirm.addEventListener("change", () => this.send("confirm", this.confirm.checked));
-      rows.push(h("label", { class: "aiperf-confirm" }, this.confirm, " Allow Apply without an equal Try (I accept that results may differ)"));
+      this.confirmLabel = h("label", { class: "aiperf-confirm" }, this.confirm, " Allow Apply without an equal Try (I accept that results may differ)");
+      rows.push(this.confirmLabel);
     }
+    this.afterApply = muted(TRY_AFTER_APPLY, "aiperf-after-apply");
+    this.afterApply.hidden = true;
+    rows.push(this.afterApply);
     this.allowIo = h("input", { type: "checkbox" });
     this.allowIo.addEventListener("change", () => this.send("allow_io", this.allowIo.checked));
     this.allowIoText = h("span", {});
@@ -209,6 +223,10 @@ class Fix {
   }
 
   send(what, value) {
+    if (this.gates.restarted) {
+      this.noAnswer();
+      return;
+    }
     if (what !== "confirm" && what !== "allow_io" && what !== "stop") {
       for (const b of [this.tryButton, this.applyButton, this.undoButton]) b.disabled = true;
     }
@@ -223,17 +241,37 @@ class Fix {
   }
 
   noAnswer() {
+    clearTimeout(this.waiting);
+    const restarted = this.gates.restarted;
     this.live.replaceChildren(h("div", { class: "aiperf-status aiperf-status-error" },
-      "The kernel did not answer. If it was restarted or shut down, run the cell again."));
-    this.tryButton.disabled = false;
+      restarted ? RESTARTED : "The kernel did not answer. If it was restarted or shut down, run the cell again."));
+    this.tryButton.disabled = restarted;
   }
 
-  update(s) {
+  // `gates` come from the page, not the kernel: the cell's text now (edited since it ran, or holding
+  // another fix) and a kernel restart, which leaves this panel without a kernel to answer it.
+  update(s, gates) {
+    if (gates) this.gates = gates;
+    const g = this.gates;
+    if (g.restarted) {
+      for (const b of [this.tryButton, this.applyButton, this.undoButton]) {
+        b.disabled = true;
+        b.title = RESTARTED;
+      }
+      if (this.waiting) this.noAnswer();
+      return;
+    }
     clearTimeout(this.waiting);
+    this.waiting = null;
     if (!s) return;
     this.tryButton.disabled = !s.try;
-    this.applyButton.disabled = !s.apply;
+    const blocked = !s.applied && (g.otherApplied ? APPLIED_OTHER : g.edited ? EDITED : "");
+    this.applyButton.disabled = !s.apply || !!blocked;
+    this.applyButton.title = blocked || "Rewrite this cell in place (its %%aiperf line stays)";
     this.undoButton.disabled = !s.undo;
+    this.tryButton.title = s.applied ? TRY_AFTER_APPLY : "Run the original and the rewrite in copies of the kernel, and compare";
+    this.afterApply.hidden = !s.applied;
+    if (this.confirmLabel) this.confirmLabel.style.display = s.proven ? "none" : "";
     if (this.confirm) this.confirm.checked = !!s.confirmed;
     this.stopButton.style.display = s.stop ? "" : "none";
     this.allowIoLabel.style.display = s.allow_io_offer ? "" : "none";
@@ -333,9 +371,37 @@ function frames(f) {
   return section(`DataFrames (${f.items.length})`, body, false);
 }
 
+// The notebook extension tells a panel about the cell it sits in: asked with a DOM event from the
+// panel's own node, it answers in the event's detail with the cell's text now and `watch(callback)`,
+// which reports each change of that text. Without the extension (or with an older one) nothing answers.
+function watchCell(node, onText) {
+  let stop = null;
+  let timer = null;
+  let tries = 0;
+  const ask = () => {
+    if (!node.isConnected) {  // the output area attaches the view after it is drawn
+      if (++tries < 200) timer = setTimeout(ask, 50);
+      return;
+    }
+    const detail = {};
+    node.dispatchEvent(new CustomEvent("aiperf-cell-source", { bubbles: true, detail }));
+    if (typeof detail.source !== "string") return;
+    onText(detail.source);
+    if (typeof detail.watch === "function") stop = detail.watch(onText);
+  };
+  ask();
+  return () => {
+    clearTimeout(timer);
+    if (stop) stop();
+  };
+}
+
 function render({ model, el }) {
   const data = { docs: {}, ...(model.get("data") || {}) };
   const root = h("div", { class: "aiperf-panel" });
+  const gates = { edited: false, otherApplied: false, restarted: false };
+  const editedLine = muted(EDITED, "aiperf-edited");
+  editedLine.hidden = true;
   const stale = h("div", { class: "aiperf-stale", hidden: true });
   const rerun = h("button", { class: "aiperf-btn aiperf-rerun", type: "button" }, "Re-run");
   const staleText = h("span", {});
@@ -355,7 +421,7 @@ function render({ model, el }) {
   });
   root.append(stale, header(data), ...summary(data, cards));
   if (built.length) {
-    root.append(h("div", { class: "aiperf-h" }, `Findings (${built.length})`), ...built);
+    root.append(h("div", { class: "aiperf-h" }, `Findings (${built.length})`), editedLine, ...built);
     if (data.more_findings) root.append(muted(data.more_findings));
     if (data.hidden_findings) root.append(muted("(" + data.hidden_findings + ")"));
   } else {
@@ -374,21 +440,43 @@ function render({ model, el }) {
   }
   if (data.muted) root.append(muted(data.muted, "aiperf-gpu-absent"));
 
+  let cellText = null;
   const update = () => {
     const ui = model.get("ui") || {};
-    for (const [key, fix] of Object.entries(fixes)) fix.update((ui.fixes || {})[key]);
-    const s = ui.stale;
+    const states = ui.fixes || {};
+    const applied = Object.values(states).some((f) => f && f.applied);
+    gates.edited = cellText !== null && typeof data.ran === "string" && !sameText(cellText, data.ran);
+    gates.otherApplied = applied;
+    for (const [key, fix] of Object.entries(fixes)) fix.update(states[key], { ...gates });
+    editedLine.hidden = !gates.edited || applied || gates.restarted;
+    const s = gates.restarted ? { text: RESTARTED, kind: "error" } : ui.stale;
     stale.hidden = !s;
     if (s) {
       staleText.textContent = s.text;
       stale.className = "aiperf-stale aiperf-stale-" + s.kind;
-      rerun.disabled = s.kind === "ok";
+      rerun.disabled = s.kind === "ok" || gates.restarted;
+      rerun.style.display = gates.restarted ? "none" : "";
     }
   };
   update();
   model.on("change:ui", update);
+  // ipywidgets marks every model of a kernel that restarts as no longer live: its comm is gone,
+  // so no click can reach the kernel any more.
+  const onRestart = () => {
+    gates.restarted = true;
+    update();
+  };
+  model.on("comm_live_update", onRestart);
+  const stopWatching = watchCell(root, (text) => {
+    cellText = text;
+    update();
+  });
   el.append(root);
-  return () => model.off("change:ui", update);
+  return () => {
+    model.off("change:ui", update);
+    model.off("comm_live_update", onRestart);
+    stopWatching();
+  };
 }
 
 export default { render };

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ...apply.bridge import Bridge, Reply, cell_text
+from ...apply.bridge import Bridge, Reply, cell_text, ran_text
 from ...report import Finding, Report
 from ..frontend import WIDGET_MIME
 from .actions import FixAction, PanelContext, Verify, shared_bridge, slim
@@ -42,6 +42,8 @@ class Panel:
     def __init__(self, ctx: PanelContext) -> None:
         report = ctx.report
         self.data = panel_data(report)
+        # the cell's text as it ran: the page disables Apply while the cell holds anything else
+        self.data["ran"] = ran_text(report)
         self.ctx = PanelContext(slim(report), ctx.verify, ctx.bridge, ctx.namespace)
         self.findings: list[FindingCard] = []
         self.actions: dict[str, FixAction] = {}
