@@ -1,14 +1,18 @@
-"""Hatch build hook: builds the JupyterLab extension into ``aiperf_magic/labextension``.
+"""Hatch build hook: the JupyterLab extension in ``aiperf_magic/labextension``, prebuilt and shipped.
 
-``pip install .`` runs it, so the wheel ships the prebuilt extension under
-``share/jupyter/labextensions/aiperf-magic``. It needs Node.js (``npm``) and JupyterLab (a build
-requirement, for the versions of the shared packages). A checkout that already holds a build
-newer than every source file skips the work. ``AIPERF_SKIP_LABEXTENSION=1`` builds a wheel
-without the extension (the panel then falls back to its Copy button and ``%aiperf apply``).
+The built extension is committed with the sources it was built from, so ``pip install .`` (and
+``make demo``) from a fresh clone needs no Node.js: the wheel ships the build under
+``share/jupyter/labextensions/aiperf-magic``. The build records a digest of its sources
+(``labextension/package.json``, ``package-lock.json``, ``tsconfig.json``, ``src/``, ``style/``) in
+``BUILD_STAMP``; when the sources no longer match it, the hook rebuilds, which needs Node.js and npm
+and says so when they are missing. ``AIPERF_SKIP_LABEXTENSION=1`` never builds: the wheel ships the
+extension as last built (none in a checkout without one; the panel then falls back to its Copy
+button and ``%aiperf apply``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -19,18 +23,40 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 SOURCE_DIR = "labextension"
 OUTPUT_DIR = "aiperf_magic/labextension"
+BUILD_STAMP = "sources.sha256"  # in OUTPUT_DIR: the digest of the sources the build was made from
+NEEDS_NODE = (
+    "The aiperf-magic notebook extension in {out} was built from other sources than {src}/ holds, and "
+    "rebuilding it needs Node.js 18 or newer with npm on PATH (Debian/Ubuntu: apt-get install nodejs npm; "
+    "elsewhere: https://nodejs.org). To install the extension as it was last built instead, set "
+    "AIPERF_SKIP_LABEXTENSION=1."
+)
 
 
-def _newest_source(root: Path) -> float:
+def source_files(root: Path) -> list[Path]:
     src = root / SOURCE_DIR
-    files = [src / "package.json", src / "tsconfig.json", *(src / "src").rglob("*")]
-    files += (src / "style").rglob("*")
-    return max(f.stat().st_mtime for f in files if f.is_file())
+    files = [src / "package.json", src / "package-lock.json", src / "tsconfig.json"]
+    files += sorted(p for d in ("src", "style") for p in (src / d).rglob("*") if p.is_file())
+    return [f for f in files if f.is_file()]
+
+
+def source_digest(root: Path) -> str:
+    """SHA-256 over the extension's sources, names and contents (line endings as checked out)."""
+    digest = hashlib.sha256()
+    for path in source_files(root):
+        digest.update(path.relative_to(root / SOURCE_DIR).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes().replace(b"\r\n", b"\n") + b"\0")
+    return digest.hexdigest()
 
 
 def _is_fresh(root: Path) -> bool:
-    built = root / OUTPUT_DIR / "package.json"
-    return built.is_file() and built.stat().st_mtime >= _newest_source(root)
+    """The committed build is there and was made from the sources as they are now."""
+    out = root / OUTPUT_DIR
+    stamp = out / BUILD_STAMP
+    return (
+        (out / "package.json").is_file()
+        and stamp.is_file()
+        and stamp.read_text().strip() == source_digest(root)
+    )
 
 
 def _core_path() -> str:
@@ -42,12 +68,9 @@ def _core_path() -> str:
 
 def build_labextension(root: Path) -> None:
     src = root.resolve() / SOURCE_DIR
-    npm = shutil.which("npm")
-    if npm is None:
-        raise RuntimeError(
-            "Building the aiperf-magic JupyterLab extension needs Node.js and npm on PATH "
-            "(or set AIPERF_SKIP_LABEXTENSION=1 to build without it)."
-        )
+    npm, node = shutil.which("npm"), shutil.which("node")
+    if npm is None or node is None:
+        raise RuntimeError(NEEDS_NODE.format(out=OUTPUT_DIR, src=SOURCE_DIR))
 
     def run(*cmd: str) -> None:
         subprocess.run(cmd, cwd=src, check=True)
@@ -55,8 +78,11 @@ def build_labextension(root: Path) -> None:
     if not (src / "node_modules" / "@jupyterlab" / "builder").is_dir():
         run(npm, "ci" if (src / "package-lock.json").is_file() else "install", "--no-audit", "--no-fund")
     run(npm, "run", "build:lib")
+    out = root.resolve() / OUTPUT_DIR
+    shutil.rmtree(out / "static", ignore_errors=True)  # file names carry content hashes: no stale chunks
     builder = src / "node_modules" / "@jupyterlab" / "builder" / "lib" / "build-labextension.js"
-    run(shutil.which("node") or "node", str(builder), "--core-path", _core_path(), ".")
+    run(node, str(builder), "--core-path", _core_path(), ".")
+    (out / BUILD_STAMP).write_text(source_digest(root) + "\n")
 
 
 class LabExtensionBuildHook(BuildHookInterface):  # type: ignore[type-arg]

@@ -107,6 +107,18 @@ def test_each_tutorial_measures_with_aiperf(path: Path):
     assert aiperf_cells(nb), f"{path.stem} has no %%aiperf cell"
 
 
+# A cell that edits its own notebook when it runs (``%aiperf apply`` inserts the rewrite as a new cell below
+# it) would make Run All change the tutorial: such commands are shown in the prose, not run.
+EDITS_THE_NOTEBOOK = re.compile(r"^\s*%aiperf\s+apply\b|set_next_input", re.M)
+
+
+@pytest.mark.parametrize("path", notebook_paths(), ids=lambda p: p.stem)
+def test_running_a_tutorial_adds_no_cell(path: Path):
+    nb = nbformat.read(path, as_version=4)
+    editing = [c.get("id") for c in nb.cells if c.cell_type == "code" and EDITS_THE_NOTEBOOK.search(c.source)]
+    assert editing == [], f"{path.stem}: these cells would edit the notebook on Run All"
+
+
 # -- executed in a kernel --------------------------------------------------------------------------------
 def failures(nb) -> list[str]:
     found = []
@@ -193,7 +205,8 @@ def test_binder_installs_this_checkout_with_cpu_torch():
     env = yaml.safe_load((ROOT / "binder" / "environment.yml").read_text())
     pip = next(dep["pip"] for dep in env["dependencies"] if isinstance(dep, dict))
     assert "--extra-index-url https://download.pytorch.org/whl/cpu" in pip and "torch" in pip
-    assert any(str(dep).startswith("nodejs") for dep in env["dependencies"])  # builds the lab extension
+    # the notebook extension ships prebuilt (tests/core/test_labextension_build.py): no Node.js to install
+    assert not any(str(dep).startswith("nodejs") for dep in env["dependencies"])
     post_build = ROOT / "binder" / "postBuild"
     assert os.access(post_build, os.X_OK)
     assert 'pip install --no-cache-dir ".[pandas]"' in post_build.read_text()
