@@ -22,7 +22,9 @@ setup: $(VENV)/.installed
 
 # JUPYTER_CONFIG_PATH adds binder/labconfig, which turns off JupyterLab's "get notified about Jupyter
 # news?" question (and its update check); --LabApp.news_url=None keeps the server from fetching news.
+# The shipped tutorials are trusted (signed in this user's Jupyter data folder), so they open trusted.
 demo: setup
+	$(VENV)/bin/jupyter trust notebooks/*.ipynb
 	@echo "JupyterLab with aiperf_magic: http://localhost:$(PORT)/lab/tree/00_quickstart.ipynb"
 	JUPYTER_CONFIG_PATH="$(CURDIR)/binder$${JUPYTER_CONFIG_PATH:+:$$JUPYTER_CONFIG_PATH}" \
 	$(VENV)/bin/jupyter lab --no-browser --port=$(PORT) --ServerApp.root_dir=notebooks \
