@@ -1,6 +1,7 @@
-"""How long the trap catalog takes: a 30-line cell and a 200-cell notebook, and TorchFix on the same text.
+"""How long the trap catalog takes: a 30-line cell and a 200-cell notebook, and TorchFix on the same text;
+``aiperf lint`` against ``--preview`` on a 5,000-cell notebook of row loops, and on modules, with peak memory.
 
-    python benchmarks/analyze.py [--repeat 200] [--torchfix-python PATH]
+    python benchmarks/analyze.py [--repeat 200] [--torchfix-python PATH] [--lint-cells 5000] [--lint-only]
 
 TorchFix pins an older libcst, so it is best installed in its own environment
 (``python -m venv tf && tf/bin/pip install torchfix``) and named with ``--torchfix-python``; if it
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -149,6 +151,61 @@ def torchfix_times(python: str | None, cell_repeat: int, nb_repeat: int) -> dict
     return json.loads(proc.stdout)
 
 
+def row_loop_cells(n: int) -> list[str]:
+    """A notebook of ``n`` cells with one pandas row loop each (AIP301, a preview rule), after one
+    cell that makes the frame."""
+    loops = [f"for idx, row in df.iterrows():\n    df.loc[idx, 'c{i}'] = row['a'] * row['b']\n" for i in range(n)]
+    return ["import pandas as pd\ndf = pd.read_csv('sales.csv')\n", *loops]
+
+
+def notebook_json(sources: list[str]) -> str:
+    cells = [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": src} for i, src in enumerate(sources)]
+    return json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {}, "cells": cells})
+
+
+def lint_run(path: Path, *flags: str) -> tuple[float, int]:
+    """Wall time and peak memory (bytes) of one ``aiperf lint`` process."""
+    cmd = [sys.executable, "-m", "aiperf_magic", "lint", str(path), "--exit-zero", *flags]
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, _, usage = os.wait4(proc.pid, 0)
+    proc.returncode = 0  # reaped above
+    return time.perf_counter() - t0, usage.ru_maxrss * 1024
+
+
+def preview_scaling(cells: int, repeat: int) -> list[str]:
+    """``aiperf lint`` and ``--preview`` side by side (interleaved, medians) on a notebook of row
+    loops, and on the same loops as one module at two sizes, with each process's peak memory."""
+    import tempfile
+
+    out = []
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = []
+        for n in (cells // 2, cells):
+            nb = Path(tmp) / f"loops{n}.ipynb"
+            nb.write_text(notebook_json(row_loop_cells(n)))
+            cases.append((f"{n:,}-cell notebook", nb))
+        for n in (cells // 2, cells * 2):  # 5,000 and 20,000 lines for the default 5,000
+            module = Path(tmp) / f"loops{n}.py"
+            module.write_text("".join(row_loop_cells(n)))
+            cases.append((f"{module.read_text().count(chr(10)):,}-line module ({module.stat().st_size / 1e6:.2f} MB)",
+                          module))
+        for label, path in cases:
+            runs: dict[str, list[tuple[float, int]]] = {"": [], "--preview": []}
+            for _ in range(repeat):
+                for flag, results in runs.items():
+                    results.append(lint_run(path, *([flag] if flag else [])))
+            (plain, plain_rss), (preview, preview_rss) = (
+                (statistics.median(t for t, _ in r), max(m for _, m in r)) for r in runs.values()
+            )
+            out.append(
+                f"aiperf lint on a {label}: default rules {plain:.2f} s ({plain_rss / 2**20:.0f} MiB peak), "
+                f"--preview {preview:.2f} s ({preview_rss / 2**20:.0f} MiB), {preview / plain:.2f}x"
+            )
+    return out
+
+
 def lint_times(text: str, repeat: int) -> tuple[float, float]:
     """Whole ``aiperf lint`` commands on one file, plain and with ``--diff``, interleaved."""
     import tempfile
@@ -171,7 +228,14 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=200, help="runs of the 30-line cell")
     parser.add_argument("--notebook-repeat", type=int, default=7, help="runs of the 200-cell notebook")
     parser.add_argument("--torchfix-python", help="a Python interpreter that has torchfix installed")
+    parser.add_argument("--lint-cells", type=int, default=5000, help="cells of the row-loop notebook for --preview")
+    parser.add_argument("--lint-repeat", type=int, default=3, help="runs of each lint command, interleaved")
+    parser.add_argument("--lint-only", action="store_true", help="only the default-vs-preview lint runs")
     args = parser.parse_args()
+    for line in preview_scaling(args.lint_cells, args.lint_repeat):
+        print(line, flush=True)
+    if args.lint_only:
+        return
 
     lines = CELL.count("\n")
     module = cst.parse_module(CELL)
