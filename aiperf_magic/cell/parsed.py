@@ -30,6 +30,7 @@ from .tree import children
 MAX_LINE = 50_000
 MAX_CHAIN = 300  # binary operators in one chain
 _RECURSION_HEADROOM = 20_000  # libcst's parser and visitors recurse once per nesting level
+_DEPTH_ERRORS = re.compile(r"too many nested|too many levels|too complex|too deep|recursion", re.IGNORECASE)
 _AST_ONLY, _TOP_LEVEL_AWAIT = 0x400, 0x2000  # ast.PyCF_ONLY_AST, ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 _SEPARATORS = re.compile(r"[,;()\[\]{}]")
 _BINARY_OP = re.compile(r"(?<=[\w)\]])\s*[-+*/%@&|^]\s*(?=[\w(\[])")
@@ -246,8 +247,10 @@ def parse_module(text: str) -> cst.Module:
 
 
 def _too_deep(python: PythonSource, offset: int) -> ParseFailure:
-    """A text the parser cannot read without overflowing its stack: Python's own error when it
-    has one (``too many nested parentheses``), at the line where the nesting passed the limit."""
+    """A text the parser cannot read without overflowing its stack, at the line where the nesting
+    passed the limit, with Python's own word for it when it has one (``too many nested
+    parentheses``). A plain syntax error that merely looks deep (a bracket never closed, with the
+    rest of the file inside it) is reported as the syntax error it is."""
     line = python.text.count("\n", 0, offset) + 1
     reason = "nested too deeply, or one expression too long, to be read safely"
     try:
@@ -255,6 +258,9 @@ def _too_deep(python: PythonSource, offset: int) -> ParseFailure:
             warnings.simplefilter("ignore")  # SyntaxWarnings of the user's code are Python's to show
             compile(python.text, "<cell>", "exec", flags=_AST_ONLY | _TOP_LEVEL_AWAIT, dont_inherit=True)
     except SyntaxError as err:
+        if err.lineno and not _DEPTH_ERRORS.search(err.msg or ""):
+            user_line, user_col = python.position(err.lineno, max((err.offset or 1) - 1, 0))
+            return ParseFailure("syntax-error", f"Syntax error: {err.msg}", user_line, user_col)
         reason = f"{reason} (Python: {err.msg})"
     except (RecursionError, MemoryError, ValueError):
         reason = f"{reason} (Python: too deep to compile)"

@@ -134,3 +134,11 @@ def test_cells_and_sources_too_deep_are_refused_before_libcst_sees_them() -> Non
     with pytest.raises(ValueError):
         parse_module(PARENS)
     assert parse_module("x = (1)\n").code == "x = (1)\n"
+
+
+def test_a_bracket_never_closed_is_the_syntax_error_it_is() -> None:
+    # the rest of the file sits inside the open bracket, so it looks deep; Python names the real error
+    text = "import os\nx = foo(\n" + "".join(f"y{i} = a + b + c + d\n" for i in range(400))
+    (f,) = analyze(text)
+    assert (f.code, f.name, f.line) == ("AIP000", "syntax-error", 2)
+    assert "never closed" in f.message
