@@ -75,6 +75,16 @@ class Hotspot:
     callee: str | None = None  # the function the line spent most time in, outside the cell
     samples: int = 0
     text: str = ""  # the line's source, stripped
+    # What the run saw on the line (``%%aiperf``, all threads): how many threads were sampled there,
+    # the callees by samples, and what the names on the line held ("ndarray of 1,000,000 float64")
+    # with their sizes (rows, items, elements); ``function`` and ``where`` when the line belongs to a
+    # function defined elsewhere (an earlier cell, the user's module), its line then counted in there.
+    threads: int = 1
+    callees: dict[str, int] = field(default_factory=dict)
+    locals: dict[str, str] = field(default_factory=dict)
+    sizes: dict[str, int] = field(default_factory=dict)
+    function: str | None = None
+    where: str | None = None
 
 
 @dataclass
@@ -276,6 +286,9 @@ class Report:
     interval_ms: float = 20.0
     samples: Samples = field(default_factory=Samples)
     hotspots: list[Hotspot] = field(default_factory=list)
+    # lines of functions the cell called that were defined elsewhere (earlier cells, the user's own
+    # modules), with the time every thread spent on them: the cell's call line gets the same time
+    function_lines: list[Hotspot] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     verdict: Verdict | None = None
     frames: list[FrameProfile] = field(default_factory=list)
