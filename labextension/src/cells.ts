@@ -4,9 +4,9 @@
  *
  * The panel (in the cell's output area) dispatches the DOM event `aiperf-cell-source` from its own
  * node, bubbling. This finds the notebook cell that holds the node and answers in the event's
- * detail: `source`, the cell's text now, and `watch(callback)`, which calls `callback(source)` on
- * every change of that text and returns a function that stops it. Nothing else is shared: the
- * panel decides what the text means.
+ * detail: `source`, the cell's text now, `cellId`, the cell's id, and `watch(callback)`, which calls
+ * `callback(source)` on every change of that text and returns a function that stops it. Nothing else
+ * is shared: the panel decides what the text means.
  */
 import type { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 
@@ -16,6 +16,8 @@ export const SOURCE_EVENT = 'aiperf-cell-source';
 
 export interface ISourceDetail {
   source?: string;
+  /** The cell's id: a panel shown under another cell than the one it measured ignores that cell. */
+  cellId?: string;
   watch?: (callback: (source: string) => void) => () => void;
 }
 
@@ -46,6 +48,7 @@ export function answerSourceRequests(tracker: INotebookTracker): void {
       }
       const shared = cell.model.sharedModel;
       detail.source = shared.getSource();
+      detail.cellId = cell.model.id;
       detail.watch = callback => {
         const changed = (_: unknown, change: { sourceChange?: unknown }): void => {
           if (change.sourceChange) {

@@ -152,3 +152,20 @@ def test_lab_short_cells_carry_no_noise_and_nested_magics_their_number(page: Any
     expect(badge).to_have_text(re.compile(rf"^aiperf \[{count}\]$"))
     cells.nth(2).scroll_into_view_if_needed()
     page.shots("quiet-and-nested")
+
+
+def test_lab_a_report_shown_under_another_cell_gates_on_the_cell_it_measured(page: Any, lab: Any) -> None:
+    # `display(report)` in a later cell: Apply edits the measured cell, whose text is unchanged
+    write_notebook(lab, "elsewhere.ipynb", PROBE, "display(build_panel(_report, verify=_fake_verify).view)")
+    open_notebook(page, lab, "elsewhere.ipynb")
+    run_all(page)
+    page.wait_for_function(f"() => {NB}.content.model.cells.get(1).toJSON().execution_count !== null",
+                           timeout=120_000)
+    later = page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".aiperf-card").filter(has_text="AIP301").first
+    expect(later).to_be_visible(timeout=60_000)
+    button(later, "Try").click()
+    expect(later.locator(".aiperf-equal")).to_contain_text("equal")
+    expect(button(later, "Apply")).to_be_enabled()
+    expect(page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".aiperf-edited")).to_be_hidden()
+    later.scroll_into_view_if_needed()
+    page.shots("shown-under-another-cell")

@@ -374,7 +374,7 @@ function frames(f) {
 // The notebook extension tells a panel about the cell it sits in: asked with a DOM event from the
 // panel's own node, it answers in the event's detail with the cell's text now and `watch(callback)`,
 // which reports each change of that text. Without the extension (or with an older one) nothing answers.
-function watchCell(node, onText) {
+function watchCell(node, cellId, onText) {
   let stop = null;
   let timer = null;
   let tries = 0;
@@ -386,6 +386,8 @@ function watchCell(node, onText) {
     const detail = {};
     node.dispatchEvent(new CustomEvent("aiperf-cell-source", { bubbles: true, detail }));
     if (typeof detail.source !== "string") return;
+    // a report shown under another cell (`display(report)`) edits the cell it measured, not this one
+    if (cellId && detail.cellId && detail.cellId !== cellId) return;
     onText(detail.source);
     if (typeof detail.watch === "function") stop = detail.watch(onText);
   };
@@ -467,7 +469,7 @@ function render({ model, el }) {
     update();
   };
   model.on("comm_live_update", onRestart);
-  const stopWatching = watchCell(root, (text) => {
+  const stopWatching = watchCell(root, data.cell_id, (text) => {
     cellText = text;
     update();
   });

@@ -42,8 +42,9 @@ class Panel:
     def __init__(self, ctx: PanelContext) -> None:
         report = ctx.report
         self.data = panel_data(report)
-        # the cell's text as it ran: the page disables Apply while the cell holds anything else
+        # the cell's text as it ran, and its id: the page disables Apply while that cell holds anything else
         self.data["ran"] = ran_text(report)
+        self.data["cell_id"] = report.cell_id
         self.ctx = PanelContext(slim(report), ctx.verify, ctx.bridge, ctx.namespace)
         self.findings: list[FindingCard] = []
         self.actions: dict[str, FixAction] = {}
