@@ -91,7 +91,10 @@ class RowResults:
         if present and str(target) != "float64":
             if target is None or dtype is None or str(dtype) == str(target):
                 return vec, ""  # an existing column keeps its dtype: the run shows it the expression's
-            return None, f"column {key} is {target}, and the column expression gives {dtype}"
+            return None, (
+                f"column {key} is {target}, and the column expression gives {dtype}; end it in "
+                f".astype({str(target)!r}) if that is what you want"
+            )
         # a new column: .loc fills it with NaN first, so numbers land in a float64 column
         if str(dtype) == "float64" or kind in ("U", None) or (kind == "f" and dtype is None and self.frame is None):
             return vec, ""  # floats or text (without a run, the columns read are taken as float64)
