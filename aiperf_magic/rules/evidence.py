@@ -17,6 +17,7 @@ import libcst as cst
 
 from ..cell.tree import walk_all
 from ..report import Finding, Hotspot
+from ..sizing import measure  # shared with the sampler, which must not load the rules
 
 MIN_SHARE = 0.05  # of the run's sampled time: below it, the lines cost nothing worth a card
 LARGE = {"rows": 10_000, "items": 10_000, "elements": 1_000_000}  # data sizes at which a trap bites
@@ -46,26 +47,6 @@ def sizes(node: cst.CSTNode | None, namespace: Mapping[str, Any] | None) -> dict
                 if kind is not None and size > out.get(kind, -1):
                     out[kind] = size
     return out
-
-
-def measure(obj: Any) -> tuple[str | None, int]:
-    """("rows", n) for frames and series, ("items", n) for Python containers and datasets,
-    ("elements", n) for arrays and tensors; (None, 0) for anything else. Reads sizes only."""
-    try:
-        if isinstance(obj, (list, tuple, set, frozenset, dict, range)):
-            return "items", len(obj)
-        names = {f"{c.__module__}.{c.__qualname__}" for c in type(obj).__mro__}
-        if any(n.startswith("pandas.") and n.endswith((".DataFrame", ".Series")) for n in names):
-            return "rows", len(obj)
-        if "numpy.ndarray" in names:
-            return "elements", int(obj.size)
-        if "torch.Tensor" in names:
-            return "elements", int(obj.numel())
-        if any(n.startswith("torch.utils.data.") for n in names) and hasattr(obj, "__len__"):
-            return "items", len(obj)
-    except Exception:  # an object whose size raises is simply not evidence
-        return None, 0
-    return None, 0
 
 
 def weigh(

@@ -9,36 +9,15 @@ followed only where the code names them (``np.random`` from ``np``, not all of N
 
 from __future__ import annotations
 
-import os
-import sys
-import sysconfig
 import types
 from typing import Any
 
+from ..usercode import LIBRARY_ROOTS, is_user_code, is_user_code_type
 from .sandbox import ATOMIC, SHARED
 
-LIBRARY_ROOTS = tuple(
-    {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, *sysconfig.get_paths().values()) if p}
-)
+__all__ = ["LIBRARY_ROOTS", "MAX_FUNCTIONS", "Reach", "code_names", "is_user_code", "is_user_code_type"]
+
 MAX_FUNCTIONS = 500
-
-
-def is_user_code(code: types.CodeType) -> bool:
-    name = code.co_filename
-    if name.startswith("<frozen") or name.startswith("<aiperf"):
-        return name.startswith("<aiperf")
-    if name.startswith("<"):  # <ipython-input-...>, <string>: written in the notebook
-        return True
-    return not os.path.realpath(name).startswith(LIBRARY_ROOTS)
-
-
-def is_user_code_type(cls: type) -> bool:
-    module = sys.modules.get(cls.__module__)
-    return cls.__module__ == "__main__" or (
-        module is not None
-        and getattr(module, "__file__", None) is not None
-        and not os.path.realpath(module.__file__ or "").startswith(LIBRARY_ROOTS)
-    )
 
 
 def code_names(code: types.CodeType) -> set[str]:
