@@ -254,6 +254,8 @@ def settle(result: Comparison, original: Outcome, rewrite: Outcome, again: Outco
 
 def summary(result: Comparison, tolerances: str) -> list[str]:
     """The notes saying what was compared (or that nothing was), for every Try that ran."""
+    if result.timed_out and not result.compared:  # the runs never got as far as a comparison
+        return ["nothing was compared: a run was stopped at its time limit before its values could be"]
     if not result.compared and not result.difference and not result.error:
         if NOTHING not in result.not_compared:
             result.not_compared.append(NOTHING)

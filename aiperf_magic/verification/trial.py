@@ -8,6 +8,7 @@ child. An :class:`Outcome` is plain data (numbers and strings) that travels back
 from __future__ import annotations
 
 import contextlib
+import io
 import mmap
 import os
 import pickle
@@ -179,7 +180,7 @@ def save_values(path: str, ns: dict[str, Any], names: list[str]) -> list[str]:
                 continue
             buffers: list[pickle.PickleBuffer] = []
             try:
-                data = pickle.dumps((name, ns[name]), protocol=5, buffer_callback=buffers.append)
+                data = _dumps((name, ns[name]), buffers)
                 spans = []
                 for buf in buffers:
                     raw = buf.raw()
@@ -193,6 +194,27 @@ def save_values(path: str, ns: dict[str, Any], names: list[str]) -> list[str]:
                 continue
             pickle.dump((data, spans), fh, protocol=5)
     return failed
+
+
+class _Pickler(pickle.Pickler):
+    """A view of a torch tensor pickles its whole storage (10,000 rows of one tensor unbound into a
+    list would write the tensor 10,000 times): each tensor travels as a compact copy of itself."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        torch = sys.modules.get("torch")
+        if torch is None or type(obj) is not torch.Tensor or obj.is_cuda:
+            return NotImplemented
+        if obj.untyped_storage().nbytes() <= obj.element_size() * obj.nelement():
+            return NotImplemented  # already compact
+        with torch.no_grad():
+            compact = obj.detach().clone().requires_grad_(obj.requires_grad)
+        return compact.__reduce_ex__(5)
+
+
+def _dumps(value: Any, buffers: list[pickle.PickleBuffer]) -> bytes:
+    out = io.BytesIO()
+    _Pickler(out, protocol=5, buffer_callback=buffers.append).dump(value)
+    return out.getvalue()
 
 
 def load_values(path: str) -> dict[str, Any]:

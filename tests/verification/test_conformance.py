@@ -575,3 +575,14 @@ def test_a_try_that_compared_nothing_is_marked_so_not_different() -> None:
     view = outcome(c)
     assert not c.equal and c.difference is None and view["mark"] == "✗ nothing compared", view
     assert "Results differ" not in render_comparison_text(c)
+
+
+def test_rows_unbound_from_one_tensor_travel_as_themselves() -> None:
+    torch = pytest.importorskip("torch")
+    rows = list(torch.randn(10_000, 1, 8).unbind(0))  # views of one storage: pickled naively, 3 GB
+    before = "feats = torch.empty(0, 8)\nfor row in rows:\n    feats = torch.cat([feats, row], dim=0)\n"
+    after = "feats = torch.cat([torch.empty(0, 8), *rows], dim=0)\n"
+    started = time.monotonic()
+    c = verify(before, after, namespace(torch=torch, rows=rows), repeat=1)
+    assert c.equal and c.error is None and not c.timed_out, render_comparison_text(c)
+    assert time.monotonic() - started < 20
