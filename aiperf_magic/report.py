@@ -85,6 +85,33 @@ class Hotspot:
     sizes: dict[str, int] = field(default_factory=dict)
     function: str | None = None
     where: str | None = None
+    # Of ``seconds``, the time the line itself was the innermost user line (not inside another user
+    # function it called); the user functions it called (``via``), by samples; the types and units of
+    # ``sizes`` ("numpy.ndarray", "elements"); what the line's bytecode does ("subscript", "/", "in",
+    # "call", ".iloc"); the innermost ``for`` loop holding it (its header line, in the same numbering
+    # as ``line``), how many iterations that loop makes, measured from the live objects it walks, and
+    # how that was measured ("range(len(values)): 1,000,000 iterations, the length of values (...)").
+    own_seconds: float = 0.0
+    via: dict[str, int] = field(default_factory=dict)
+    types: dict[str, str] = field(default_factory=dict)
+    units: dict[str, str] = field(default_factory=dict)
+    ops: list[str] = field(default_factory=list)
+    loop_line: int | None = None
+    loop_count: int | None = None
+    loop: str | None = None
+    file: str | None = None  # a function line's compiled file name (a cell's, or the module's path)
+
+
+@dataclass
+class ThreadTime:
+    """One thread of the process over the cell (``%%aiperf``): its CPU and what it did."""
+
+    name: str
+    cpu_s: float = 0.0  # CPU time it used while the cell ran
+    wait_s: float | None = None  # time it was ready to run but waited for a CPU (Linux)
+    user_samples: int = 0  # samples that found it on user code
+    cell: bool = False  # it ran the cell's work (its thread, or user code for it)
+    started: bool = False  # started while the cell ran
 
 
 @dataclass
@@ -299,6 +326,17 @@ class Report:
     # seconds the cell's threads were ready to run but waited for a CPU held by other processes
     cpu_wait_s: float | None = None
     cluster: ClusterInfo | None = None  # what a Dask or Ray cluster did for the cell, when one was in use
+    # The cell's own CPU profile (docs/runtime.md, "The cell's CPU and the machine's"): every thread of
+    # the process with its CPU and its wait for a CPU; of those, the threads that ran the cell's work
+    # (``cell_cpu_s``, ``cell_cpu_wait_s``); and the whole machine over the same time (all processes,
+    # ``machine_cpu_s`` on ``machine_cores`` logical CPUs), of which ``other_cpu_s`` was not this
+    # process or its children: 0.4 core of the cell's on a busy machine is not "CPU-bound".
+    thread_times: list[ThreadTime] = field(default_factory=list)
+    cell_cpu_s: float | None = None
+    cell_cpu_wait_s: float | None = None
+    machine_cpu_s: float | None = None
+    machine_cores: int | None = None
+    other_cpu_s: float | None = None
     schema: int = SCHEMA_VERSION
 
     @property

@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..cell.source import split_magic_cell
+from ..measure import warmup
+from ..measure.stages import stage_classes
 from .hook import CellHook
 from .magic import AiperfMagics, parse_options
 
@@ -41,6 +43,8 @@ def load(shell: Any) -> None:
     _register_views(shell)
     shell._aiperf_magics = magics
     shell._aiperf_transformer = transformer
+    # the analysis and the views load in the background: the first %%aiperf need not pay for them
+    warmup.start(stage_classes, _warm_views)
 
 
 def unload(shell: Any) -> None:
@@ -65,6 +69,15 @@ def unload(shell: Any) -> None:
         shell.magics_manager.magics[kind].pop("aiperf", None)
     shell._aiperf_magics = None
     shell._aiperf_transformer = None
+
+
+def _warm_views() -> None:
+    """What showing the first report loads: the display module, and the panel inside a kernel."""
+    from ..render.frontend import can_render_widgets
+    from . import display  # noqa: F401
+
+    if can_render_widgets():
+        from ..render.panel import view  # noqa: F401
 
 
 def _auto_mode(magics: AiperfMagics) -> Any:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..cell.source import split_magic_cell
+from ..measure import warmup
 
 _EVENTS = ("pre_run_cell", "post_run_cell")
 _NO_RESULT: Any = object()  # shells older than IPython 7 call post_run_cell without a result
@@ -78,6 +79,8 @@ class CellHook:
                 if isinstance(note, list):
                     note.append("nested %%aiperf ignored: the outer cell is measured")
             return
+        if raw is not None and "aiperf" in raw:
+            warmup.wait()  # the cell uses aiperf: let the background loading finish (its clocks start after)
         cell_id = getattr(info, "cell_id", None) or parent_cell_id(self.shell)
         count = getattr(self.shell, "execution_count", None)
         full = raw is not None and split_magic_cell(raw) is not None

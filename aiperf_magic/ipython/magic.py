@@ -158,7 +158,8 @@ class AiperfMagics(Magics):
         run = CellRun(body, user_ns=self.shell.user_ns, options=options,
                       cell_id=cell_id or parent_cell_id(self.shell),
                       execution_count=shown_count(self.shell, body),
-                      root_code=root_code, line_offset=line_offset)
+                      root_code=root_code, line_offset=line_offset,
+                      cell_files=getattr(getattr(self.shell, "compile", None), "_filename_map", None))
         # which notebook ran the cell: an Apply later edits that notebook only (a copy keeps the ids)
         ORIGINS.remember(run.cell_id, origin_of(_parent(self.shell)))
         return run

@@ -1,98 +1,308 @@
-"""Hotspots: which line of the cell the main thread was on, sampled from another thread.
+"""Hotspots: where every thread of the process was, sampled from the sampler's thread.
 
-The cell's own code is recognised by its parent frame: IPython runs each cell's code from one
-function (``run_code``), so the frame just below it is the cell, and every frame compiled from the
-same file (functions the cell defined) is the cell too. Each sample goes to the innermost cell line
-on the stack; the frame it called into (``DataFrame.iterrows``, ``json.loads``...) is its callee.
+Each tick reads the stacks of all threads (``sys._current_frames()``) and gives the tick's time to
+the user lines they are on (:mod:`.stacks`): the measured cell's lines (``hotspots``) and the
+lines of functions defined elsewhere, in earlier cells or the user's own modules
+(``function_lines``), whose time also goes to the cell line that called them. Threads that run no
+user code (the kernel's IOPub, heartbeat and control threads, IPython's history saver, aiperf's
+own) are left out by what they run, not by their names.
+
+How a tick's time is shared (docs/runtime.md, "Hot lines of every thread"): when one thread runs
+user code, it gets the tick. When several do, the threads that used CPU since the last tick share it
+by the CPU they used, so a main thread waiting in ``join()`` gets nothing while its workers compute;
+when none used CPU (all wait: sleeps, sockets), the cell's threads share it equally. A worker that
+runs a function of an earlier cell (a thread pool's) has no cell line of its own: its time goes to
+the cell line its cell's thread is on (the ``pool.map`` or ``join`` waiting for it). Threads that
+already ran user code before the cell started (a background job of an earlier cell) are not the
+cell's: their lines show in ``function_lines`` with the CPU they used, never in the cell's lines.
 """
 
 from __future__ import annotations
 
+import linecache
+import re
 import sys
-from collections import Counter, defaultdict
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, FrameType
 
 from ..report import Hotspot
+from ..sizing import Described
+from .lineinfo import CodeFacts, code_facts
+from .linelook import READ_AT, look
+from .probes.threads import MIN_BUSY_CPU_S, MIN_BUSY_SHARE, ThreadCpuReader, default_reader
+from .stacks import Attribution, UserLine, attribute, find_cell_file, label, user_stack
+
+MAX_FUNCTION_LINES = 50
+# Sample every thread (False: the cell's own thread only, as aiperf did before; benchmarks compare)
+SAMPLE_ALL_THREADS = True
+_INPUT = re.compile(r"^<ipython-input-(\d+)-")
+
+
+class _Line:
+    """What the run saw on one line."""
+
+    def __init__(self, code: CodeType, lineno: int) -> None:
+        self.code, self.lineno = code, lineno
+        self.seconds = self.own_seconds = 0.0
+        self.samples = 0
+        self.callees: Counter[str] = Counter()
+        self.via: Counter[str] = Counter()
+        self.threads: set[int] = set()
+        self.names: dict[str, Described] = {}
+        self.loop_line: int | None = None
+        self.loop_count: int | None = None
+        self.loop: str | None = None
+        self.ops: list[str] = []
+        self.function: str = label(code)
+        self.where: str | None = None
 
 
 class LineSampler:
     def __init__(self, thread_id: int, root_code: CodeType | None, *, line_offset: int = 0,
-                 filename: str | None = None) -> None:
+                 filename: str | None = None, all_threads: bool = True, read_names: bool = True,
+                 frames: Callable[[], Mapping[int, FrameType]] = sys._current_frames,
+                 threads: Callable[[], Iterable[threading.Thread]] = threading.enumerate,
+                 thread_cpu: ThreadCpuReader | None = None,
+                 cell_files: Mapping[str, int] | None = None) -> None:
         self._thread_id = thread_id
         self._root_code = root_code
         self._line_offset = line_offset
         self.filename = filename  # the cell's compiled file name, learnt from the first sample
-        self.seconds: defaultdict[int, float] = defaultdict(float)
-        self.samples: Counter[int] = Counter()
-        self.callees: defaultdict[int, Counter[str]] = defaultdict(Counter)
-        self.outside_s = 0.0  # time the thread was not in the cell (IPython's own work, other threads)
+        self.all_threads = all_threads
+        self.read_names = read_names
+        self._frames = frames
+        self._threads = threads
+        self._reader = thread_cpu
+        self._cell_files = cell_files if cell_files is not None else {}
+        self._lines: dict[int | tuple[str, int], _Line] = {}  # cell lines by number, others by (file, line)
+        self._facts: dict[CodeType, CodeFacts] = {}
+        self.outside_s = 0.0  # time no thread of the cell was on its lines (IPython's own work...)
+        self.background: set[int] = set()  # threads that ran user code before the cell started
+        self._before: set[int] = set()
+        self._last_cpu: dict[int, float] = {}
+        self.thread_samples: Counter[int] = Counter()  # ident -> samples on user lines
+        self.thread_names: dict[int, str] = {}
+        self.native_ids: dict[int, int] = {}
+        self.started_in_cell: set[int] = set()
 
+    # -- lifecycle ---------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Note which threads already run user code (not the cell's) and prime their CPU clocks."""
+        if not self.all_threads:
+            return
+        if self._reader is None:
+            self._reader = default_reader()
+        me = threading.get_ident()
+        for ident, frame in self._frames().items():
+            self._before.add(ident)
+            if ident in (me, self._thread_id):
+                continue
+            stack = user_stack(frame, None)
+            if stack and attribute(stack, cell_file=None, line_offset=0).lines:
+                self.background.add(ident)
+        self._read_cpu(self._before)
+
+    # -- one tick ----------------------------------------------------------------------------------
     def sample(self, dt: float, interval: float | None = None) -> None:
-        """Attribute the time since the last tick to where the thread is now.
+        """Attribute the time since the last tick to where the threads are now.
 
         A tick that came late (the machine was busy, or C code held the GIL) is capped at two
-        intervals: the thread was probably somewhere else for most of that gap, so it must not all
-        go to the line where the thread happens to be now (typically one that released the GIL).
+        intervals: the threads were probably elsewhere for most of that gap, so it must not all go
+        to the lines they happen to be on now (typically ones that released the GIL).
         """
         if interval is not None:
             dt = min(dt, 2 * interval)
-        frame = sys._current_frames().get(self._thread_id)
-        if frame is None:
-            return
-        line, callee = self._attribute(frame)
+        found = self._attributions()
+        weights = self._weights(found, dt)
+        main_cell = next((a.cell for ident, a in found if ident == self._thread_id and a.cell), None)
+        counted = 0.0
+        for (ident, a), w in zip(found, weights, strict=True):
+            if w <= 0:
+                continue
+            self.thread_samples[ident] += 1
+            for entry in a.lines:
+                if entry is not a.cell:
+                    self._add(self._line(entry), entry, w, ident)
+            if ident in self.background:
+                continue
+            cell = a.cell
+            if cell is None and main_cell is not None and ident != self._thread_id:
+                # a worker running a function from elsewhere: its time is the wait of the cell's line
+                outer = a.lines[-1]
+                cell = UserLine(main_cell.frame, main_cell.key, a.lines[0].callee, label(outer.frame.f_code),
+                                innermost=False)
+            if cell is None:
+                continue
+            self._add(self._line(cell), cell, w, ident)
+            counted += w
+        self.outside_s += max(0.0, dt - counted)
+
+    def _attributions(self) -> list[tuple[int, Attribution]]:
+        me = threading.get_ident()
+        found = []
+        for ident, frame in self._frames().items():
+            if ident == me:
+                continue
+            main = ident == self._thread_id
+            if not main and not self.all_threads:
+                continue
+            if main and self.filename is None:
+                self.filename = find_cell_file(frame, self._root_code)
+            stack = user_stack(frame, self._root_code if main else None)
+            if not stack:
+                continue
+            a = attribute(stack, cell_file=self.filename, line_offset=self._line_offset)
+            if a.lines:
+                found.append((ident, a))
+        return found
+
+    def _weights(self, found: list[tuple[int, Attribution]], dt: float) -> list[float]:
+        if len(found) == 1 and found[0][0] not in self.background:
+            return [dt]  # one thread on user code (the usual cell): all of the tick is its
+        if not found:
+            return []
+        used = self._read_cpu([ident for ident, _ in found], dt)
+        bar = max(MIN_BUSY_CPU_S, MIN_BUSY_SHARE * dt)
+        cell = [i for i, (ident, _) in enumerate(found) if ident not in self.background]
+        busy = [i for i in cell if used[i] is None or used[i] >= bar]  # type: ignore[operator]
+        weights = [0.0] * len(found)
+        if busy:
+            spent = [dt if used[i] is None else used[i] for i in busy]
+            total = sum(spent)  # type: ignore[arg-type]
+            for i, s in zip(busy, spent, strict=True):
+                weights[i] = dt * s / total if total > 0 else dt / len(busy)  # type: ignore[operator]
+        else:
+            for i in cell:
+                weights[i] = dt / len(cell)
+        for i, (ident, _) in enumerate(found):
+            if ident in self.background:
+                weights[i] = min(dt, used[i] or 0.0)
+        return weights
+
+    def _read_cpu(self, idents: Iterable[int], cap: float | None = None) -> list[float | None]:
+        """CPU each thread used since it was last read (None: unknown), at most ``cap``."""
+        idents = list(idents)
+        if self._reader is None:
+            return [None] * len(idents)
+        alive = {t.ident: t for t in self._threads()}
+        out: list[float | None] = []
+        for ident in idents:
+            thread = alive.get(ident)
+            native = getattr(thread, "native_id", None)
+            if thread is None or native is None:
+                out.append(None)
+                continue
+            self.native_ids[ident] = native
+            self.thread_names[ident] = thread.name
+            cpu = self._reader(native)
+            if cpu is None:
+                out.append(None)
+                continue
+            last = self._last_cpu.get(ident)
+            if last is None and ident not in self._before and cap is not None:
+                last = 0.0  # born during the cell: all the CPU it used is since then
+                self.started_in_cell.add(ident)
+            self._last_cpu[ident] = cpu
+            used = None if last is None else max(0.0, cpu - last)
+            out.append(min(used, cap) if used is not None and cap is not None else used)
+        return out
+
+    # -- per line ----------------------------------------------------------------------------------
+    def _line(self, entry: UserLine) -> _Line:
+        """The record of a cell line (an int key) or of a function's line ((file, line) key)."""
+        line = self._lines.get(entry.key)
         if line is None:
-            self.outside_s += dt
-            return
-        self.seconds[line] += dt
-        self.samples[line] += 1
-        if callee:
-            self.callees[line][callee] += 1
+            line = self._lines[entry.key] = _Line(entry.frame.f_code, entry.frame.f_lineno)
+            if not isinstance(entry.key, int):
+                line.where = self._where(entry.frame)
+        return line
 
-    def _attribute(self, frame: FrameType) -> tuple[int | None, str | None]:
-        if self.filename is None:
-            self.filename = self._find_cell_file(frame)
-            if self.filename is None:
-                return None, None
-        inner: FrameType | None = None
-        f: FrameType | None = frame
-        while f is not None:
-            if f.f_code.co_filename == self.filename:
-                line = f.f_lineno - self._line_offset
-                return (line if line >= 1 else None), (_label(inner.f_code) if inner is not None else None)
-            inner = f
-            f = f.f_back
-        return None, None
+    def _add(self, line: _Line, entry: UserLine, w: float, ident: int) -> None:
+        line.seconds += w
+        line.samples += 1
+        line.threads.add(ident)
+        if entry.innermost:
+            line.own_seconds += w
+        if entry.callee:
+            line.callees[entry.callee] += 1
+        if entry.via:
+            line.via[entry.via] += 1
+        if self.read_names and line.samples in READ_AT and entry.frame.f_code is line.code:
+            self._look(line, entry.frame)
 
-    def _find_cell_file(self, frame: FrameType) -> str | None:
-        f: FrameType | None = frame
-        while f is not None:
-            parent = f.f_back
-            # The cell is module-level code; run_code's other callees (showtraceback...) are not.
-            if parent is not None and parent.f_code is self._root_code and f.f_code.co_name == "<module>":
-                return f.f_code.co_filename
-            f = parent
-        return None
+    def _look(self, line: _Line, frame: FrameType) -> None:
+        facts = code_facts(self._facts, frame.f_code).line(line.lineno)
+        line.ops = facts.ops
+        found = look(frame, facts)
+        for name, described in found.names.items():
+            old = line.names.get(name)
+            if old is None or (described.size or 0) >= (old.size or 0):
+                line.names[name] = described
+        if found.loop is not None:
+            line.loop_line, line.loop = facts.loop_line, found.loop
+            line.loop_count = found.loop_count if found.loop_count is not None else line.loop_count
+
+    def _where(self, frame: FrameType) -> str:
+        name = frame.f_code.co_filename
+        number = self._cell_files.get(name)
+        match = _INPUT.match(name)
+        if number is None and match:
+            number = int(match.group(1))
+        if number is not None:
+            return f"cell [{number}]"
+        module = frame.f_globals.get("__name__")
+        if name.startswith("<") or not isinstance(module, str) or module == "__main__":
+            return name.rsplit("/", 1)[-1]
+        return module
+
+    # -- results -----------------------------------------------------------------------------------
+    def _scale(self, wall_s: float) -> float:
+        # Weights are scaled to the measured wall time, since capping late ticks lost some of it.
+        total = sum(line.seconds for key, line in self._lines.items() if isinstance(key, int)) + self.outside_s
+        return wall_s / total if total > 0 and wall_s > 0 else 1.0
 
     def hotspots(self, wall_s: float, source_lines: list[str] | None = None) -> list[Hotspot]:
-        """Lines by time, largest first. ``share`` is the fraction of the cell's wall time."""
+        """Cell lines by time, largest first. ``share`` is the fraction of the cell's wall time."""
+        scale = self._scale(wall_s)
         out = []
-        # Weights are scaled to the measured wall time, since capping late ticks lost some of it.
-        total = sum(self.seconds.values()) + self.outside_s
-        scale = wall_s / total if total > 0 and wall_s > 0 else 1.0
-        for line, weight in self.seconds.items():
-            seconds = weight * scale
-            callees = self.callees.get(line)
-            callee = callees.most_common(1)[0][0] if callees else None
-            text = ""
-            if source_lines and 1 <= line <= len(source_lines):
-                text = source_lines[line - 1].strip()
-            share = seconds / wall_s if wall_s > 0 else 0.0
-            out.append(Hotspot(line=line, seconds=seconds, share=min(share, 1.0), callee=callee,
-                               samples=self.samples[line], text=text))
+        for number, line in self._lines.items():
+            if not isinstance(number, int):
+                continue
+            text = source_lines[number - 1].strip() if source_lines and 1 <= number <= len(source_lines) else ""
+            loop_line = line.loop_line - self._line_offset if line.loop_line is not None else None
+            out.append(_hotspot(number, line, scale, wall_s, text, loop_line))
         out.sort(key=lambda h: (-h.seconds, h.line))
         return out
 
+    def function_lines(self, wall_s: float) -> list[Hotspot]:
+        """Lines of functions defined elsewhere, by time, largest first (at most MAX_FUNCTION_LINES)."""
+        scale = self._scale(wall_s)
+        out = []
+        for key, line in self._lines.items():
+            if isinstance(key, int):
+                continue
+            file, number = key
+            h = _hotspot(number, line, scale, wall_s, linecache.getline(file, number).strip(), line.loop_line)
+            h.function, h.where, h.file = line.function, line.where, file
+            out.append(h)
+        out.sort(key=lambda h: (-h.seconds, h.where or "", h.line))
+        return out[:MAX_FUNCTION_LINES]
 
-def _label(code: CodeType) -> str:
-    # co_qualname (3.11+) names methods with their class: "DataFrame.iterrows".
-    return getattr(code, "co_qualname", code.co_name)
+
+def _hotspot(number: int, line: _Line, scale: float, wall_s: float, text: str, loop_line: int | None) -> Hotspot:
+    seconds = line.seconds * scale
+    share = seconds / wall_s if wall_s > 0 else 0.0
+    return Hotspot(
+        line=number, seconds=seconds, share=min(share, 1.0),
+        callee=line.callees.most_common(1)[0][0] if line.callees else None,
+        samples=line.samples, text=text, threads=max(1, len(line.threads)),
+        callees=dict(line.callees.most_common(8)),
+        locals={name: d.text for name, d in line.names.items()},
+        sizes={name: d.size for name, d in line.names.items() if d.size is not None},
+        units={name: d.unit for name, d in line.names.items() if d.unit is not None},
+        types={name: d.type for name, d in line.names.items()},
+        own_seconds=line.own_seconds * scale, via=dict(line.via.most_common(8)), ops=list(line.ops),
+        loop_line=loop_line, loop_count=line.loop_count, loop=line.loop,
+    )

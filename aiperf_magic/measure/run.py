@@ -15,6 +15,8 @@ from types import CodeType, TracebackType
 from typing import Any
 
 from ..report import ErrorInfo, Report
+from . import hotspots as _hotspots
+from .cellcpu import fill_cpu_profile
 from .hotspots import LineSampler
 from .probes.base import Probe
 from .probes.cuda import CudaClock
@@ -44,7 +46,8 @@ class CellRun:
                  clock: Callable[[], float] = time.perf_counter,
                  cpu_clock: Callable[[], float] = time.process_time,
                  cuda: CudaClock | None = None,
-                 children_cpu: Callable[[], float | None] | None = None) -> None:
+                 children_cpu: Callable[[], float | None] | None = None,
+                 cell_files: dict[str, int] | None = None) -> None:
         self.source = source
         self.user_ns = user_ns if user_ns is not None else {}
         self.options = options or RunOptions()
@@ -62,9 +65,12 @@ class CellRun:
         self._cuda = cuda if cuda is not None else CudaClock()
         self._stages = stages if stages is not None else default_stages()
         lines = None
+        self._thread = thread_id if thread_id is not None else threading.get_ident()
+        self._thread_native = _native_id(self._thread)
         if self.options.hotspots:
-            lines = LineSampler(thread_id if thread_id is not None else threading.get_ident(), root_code,
-                                line_offset=line_offset)
+            # cell_files: the shell's compiled cell files and their numbers, to say "cell [3]"
+            lines = LineSampler(self._thread, root_code, line_offset=line_offset,
+                                all_threads=_hotspots.SAMPLE_ALL_THREADS, cell_files=cell_files)
         self.sampler = Sampler(probes if probes is not None else default_probes(self.options),
                                interval_s=self.options.interval / 1000.0, clock=clock, lines=lines)
         self._t0 = self._c0 = 0.0
@@ -123,6 +129,8 @@ class CellRun:
         lines = self.sampler.lines
         if lines is not None:
             report.hotspots = lines.hotspots(wall, self.source.splitlines())
+            report.function_lines = lines.function_lines(wall)
+        fill_cpu_profile(report, self.sampler.probes, lines, (self._thread, self._thread_native))
         for probe in self.sampler.probes:
             report.gpus.extend(getattr(probe, "info", []))
         if error is not None:
@@ -161,6 +169,13 @@ def default_probes(options: RunOptions) -> list[Probe]:
 
         probes.append(GpuProbe())
     return probes
+
+
+def _native_id(ident: int) -> int | None:
+    if ident == threading.get_ident():
+        return threading.get_native_id()
+    thread = next((t for t in threading.enumerate() if t.ident == ident), None)
+    return getattr(thread, "native_id", None)
 
 
 def _no_children() -> float | None:

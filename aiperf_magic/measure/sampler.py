@@ -61,6 +61,12 @@ class Sampler:
                 probe.start()
             except Exception as exc:  # a probe that cannot start is skipped, never fatal
                 self.notes.append(f"{type(probe).__name__} off: {type(exc).__name__}: {exc}")
+        if self.lines is not None:
+            try:
+                self.lines.start()
+            except Exception as exc:
+                self.lines = None
+                self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
         self._t0 = self._last_tick = self.clock()
         if thread:
             self._thread = threading.Thread(target=self._loop, name=THREAD_PREFIX + "sampler", daemon=True)

@@ -34,16 +34,26 @@ class Stage(Protocol):
         """Called after timing stopped; may add findings, frames, a verdict or notes."""
 
 
-def default_stages() -> list[Stage]:
-    """The stages every ``%%aiperf`` cell runs, in order."""
-    from ..rules.stage import AnalysisStage  # lazy: libcst loads on the first %%aiperf, not at load_ext
+def stage_classes() -> list[type]:
+    """The classes of the stages every ``%%aiperf`` cell runs, in order (importing them loads the
+    analysis: libcst, the rules; :mod:`.warmup` does it in the background when the extension loads)."""
+    from ..rules.stage import AnalysisStage  # lazy: libcst loads after load_ext, not during it
     from ..verdicts.stage import VerdictStage
     from .cluster.stage import ClusterStage
     from .frames import FramesStage
     from .torch_profile import TorchProfileStage
 
     # static findings first; verdict last: it links the findings the other stages added
-    return [AnalysisStage(), ClusterStage(), FramesStage(), TorchProfileStage(), VerdictStage()]
+    return [AnalysisStage, ClusterStage, FramesStage, TorchProfileStage, VerdictStage]
+
+
+def default_stages() -> list[Stage]:
+    """The stages every ``%%aiperf`` cell runs, in order. Waits for the background warm-up, if one is
+    still loading them, rather than importing the same modules from two threads at once."""
+    from .warmup import wait
+
+    wait()
+    return [cls() for cls in stage_classes()]
 
 
 def budget_for(wall_s: float, asked_s: float | None = None) -> float:

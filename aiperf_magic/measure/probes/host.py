@@ -24,6 +24,10 @@ class PsutilCounters:
     def cpu_per_core(self) -> list[float]:
         return list(self._psutil.cpu_percent(percpu=True))
 
+    def machine_busy_s(self) -> float:
+        times = self._psutil.cpu_times()
+        return float(sum(times) - times.idle - getattr(times, "iowait", 0.0))
+
     def rss(self) -> int:
         return int(self._process.memory_info().rss)
 
@@ -53,10 +57,16 @@ class HostProbe:
         self.notes: list[str] = []
         self._off: set[str] = set()
         self._last_cpu: tuple[float, float] | None = None
+        self._machine0: float | None = None
+        # CPU seconds the whole machine (every process) used over the cell, and its logical CPUs
+        self.machine_cpu_s: float | None = None
+        self.machine_cores: int | None = os.cpu_count()
 
     def start(self) -> None:
         # per-core busy time is measured since the previous reading: prime it so the first tick counts
         self._guard("cpu_per_core", self._counters.cpu_per_core)
+        self.machine_cpu_s = None
+        self._machine0 = self._guard("machine", self._counters.machine_busy_s)
         self._last_cpu = (time.perf_counter(), time.process_time())
 
     def sample(self, row: dict[str, Any]) -> None:
@@ -68,6 +78,10 @@ class HostProbe:
         row["read_bytes"], row["write_bytes"] = self._guard("io", c.io) or (None, None)
 
     def stop(self) -> None:
+        if self._machine0 is not None:
+            machine1 = self._guard("machine", self._counters.machine_busy_s)
+            if machine1 is not None:
+                self.machine_cpu_s = max(0.0, machine1 - self._machine0)
         self._counters.close()
 
     def _process_cpu_percent(self) -> float | None:
@@ -163,4 +177,5 @@ _LABELS = {
     "rss_bytes": "process memory (RSS)",
     "memory": "available memory and swap",
     "io": "disk I/O counters",
+    "machine": "the machine's CPU time",
 }

@@ -12,6 +12,7 @@ import os
 
 FILES = {"stat": "/proc/stat", "meminfo": "/proc/meminfo", "statm": "/proc/self/statm", "io": "/proc/self/io"}
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def available() -> bool:
@@ -49,6 +50,12 @@ class ProcfsCounters:
             span = total - total0
             out.append(round(100.0 * (busy - busy0) / span, 1) if span > 0 else 0.0)
         return out
+
+    def machine_busy_s(self) -> float:
+        """CPU seconds all cores of the machine have been busy since boot, every process together."""
+        fields = [int(v) for v in self._read("stat").split(b"\n", 1)[0].split()[1:9]]
+        idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
+        return (sum(fields) - idle) / _CLOCK_TICKS
 
     def rss(self) -> int:
         return int(self._read("statm").split()[1]) * _PAGE

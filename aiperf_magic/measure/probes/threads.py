@@ -108,9 +108,16 @@ class ThreadProbe:
         self._delays0: dict[str, float] = {}
         # time the process's threads were runnable but waited for a CPU (other processes had it)
         self.cpu_wait_s: float | None = None
+        # each thread over the cell (aiperf's own left out), by native id: its name, the CPU it used
+        # and whether it started during the cell; its wait for a CPU (Linux only)
+        self.thread_cpu: dict[int, tuple[str, float, bool]] = {}
+        self.thread_wait: dict[int, float] = {}
+        self._cpu0: dict[int, float] = {}
+        self._seen: dict[int, tuple[str, float]] = {}  # the last reading of every thread met
 
     def start(self) -> None:
         self.cpu_wait_s = None
+        self.thread_cpu, self.thread_wait, self._seen = {}, {}, {}
         self._delays0 = run_delays()
         if self._reader is None:
             self._reader = default_reader()
@@ -123,6 +130,7 @@ class ThreadProbe:
         self._enabled = True
         try:
             self._count()  # prime the counters so that the first tick already has a value
+            self._cpu0 = self._read_all(skip_caller=False)  # the caller (the cell's thread) too
         except Exception as exc:
             self._enabled = False
             self.notes.append(f"busy-thread count unavailable: {type(exc).__name__}: {exc}")
@@ -137,16 +145,27 @@ class ThreadProbe:
             self.notes.append(f"busy-thread count stopped: {type(exc).__name__}: {exc}")
 
     def stop(self) -> None:
+        if self._enabled and self._reader is not None:
+            try:
+                self._read_all(skip_caller=False)  # the last reading of every thread still alive
+            except Exception:
+                pass
+        self.thread_cpu = {
+            tid: (name, max(0.0, cpu - self._cpu0.get(tid, 0.0)), tid not in self._cpu0)
+            for tid, (name, cpu) in self._seen.items()
+        }
         self._last_cpu = {}
         delays = run_delays()
         if delays:
             # threads that ended during the cell took their waiting time with them: a lower bound
-            self.cpu_wait_s = sum(max(0.0, v - self._delays0.get(tid, 0.0)) for tid, v in delays.items())
+            waits = {tid: max(0.0, v - self._delays0.get(tid, 0.0)) for tid, v in delays.items()}
+            self.cpu_wait_s = sum(waits.values())
+            self.thread_wait = {int(tid): v for tid, v in waits.items() if tid.isdigit()}
 
-    def _count(self) -> int | None:
+    def _read_all(self, skip_caller: bool) -> dict[int, float]:
+        """CPU seconds of every thread (aiperf's own left out), by native id."""
         assert self._reader is not None
-        now = self._clock()
-        me = threading.get_native_id()  # the sampler thread itself is always busy: leave it out
+        me = threading.get_native_id() if skip_caller else None
         cpu: dict[int, float] = {}
         for thread in self._threads():
             tid = thread.native_id
@@ -155,6 +174,12 @@ class ThreadProbe:
             value = self._reader(tid)
             if value is not None:
                 cpu[tid] = value
+                self._seen[tid] = (thread.name, value)
+        return cpu
+
+    def _count(self) -> int | None:
+        now = self._clock()
+        cpu = self._read_all(skip_caller=True)  # the sampler thread itself is always busy: leave it out
         previous, last_t = self._last_cpu, self._last_t
         self._last_cpu, self._last_t = cpu, now
         if last_t is None:

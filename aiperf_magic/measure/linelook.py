@@ -1,0 +1,209 @@
+"""Reading what a hot line's names hold, from the sampler's thread, while the cell runs.
+
+Values are read from the frame the line runs in: a cell's own (module-level) frame keeps its names in
+the user's namespace dict, read as a dict; globals and builtins likewise; attributes (``self.arrays``)
+only from the object's own ``__dict__``, so no property or ``__getattr__`` of the user's runs. The
+locals of a *function's* frame are another matter (docs/runtime.md, "Reading a hot line's names"):
+
+- Python 3.13+ (PEP 667) gives a view on the frame's variables: reading one name copies nothing.
+- Python 3.11 and 3.12 build a snapshot dict inside the frame (``PyFrame_FastToLocals``) on each
+  ``frame.f_locals``; it holds the values until the function returns or asks for ``locals()`` again.
+  Under a Python-level trace function (a debugger), that snapshot is written back into the frame
+  after each trace event, which made writes from other threads get lost (CPython issue 74929).
+  So a function's locals are read only when its frame has no trace function, never on a
+  free-threaded build (another thread's locals are not safe to read there, CPython issue 144446),
+  and at most ``MAX_READS`` times per hot line; otherwise only its globals are read.
+
+Sizes come from :func:`aiperf_magic.sizing.describe` without running the user's methods. What a loop
+walks is measured from the live objects its header names (the length of ``values`` for
+``range(len(values))``, the rows of ``df`` for ``df.iterrows()``, the sequence behind a
+comprehension's iterator), never guessed from the code alone.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import operator
+import sys
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any
+
+from ..sizing import Described, describe, kind
+from .lineinfo import LineFacts, Ref, Walk
+
+READ_AT = (2, 8)  # a line's samples at which its names are read: it has proved hot, and once more later
+MAX_NAMES = 8  # names described per line
+_MISSING = object()
+_WHAT = {"len": "the length of", "rows": "the rows of", "columns": "the columns of"}
+_SEQ_ITERATORS = ("list_iterator", "tuple_iterator", "range_iterator", "longrange_iterator")
+
+
+@dataclass
+class Looked:
+    """What one read of a line found."""
+
+    names: dict[str, Described] = field(default_factory=dict)
+    loop_count: int | None = None
+    loop: str | None = None  # "range(len(values)): 1,000,000 iterations, the length of values"
+    locals_read: bool = False  # whether a function's locals were read (see the module's docstring)
+
+
+def locals_readable(frame: FrameType) -> bool:
+    """Whether this function frame's locals may be read from another thread (see the docstring)."""
+    if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+        return True  # module or class body: its locals are a plain dict
+    gil = getattr(sys, "_is_gil_enabled", None)
+    if gil is not None and not gil():
+        return False
+    return frame.f_trace is None
+
+
+class _Scope:
+    """Lookups in one frame; the function's locals are taken at most once per read, on demand."""
+
+    def __init__(self, frame: FrameType, allow_locals: bool) -> None:
+        self.frame = frame
+        self.allow_locals = allow_locals
+        self._locals: Any = None
+        self.locals_read = False
+
+    def _local(self, name: str) -> Any:
+        if self._locals is None:
+            if not self.allow_locals or not locals_readable(self.frame):
+                return _MISSING
+            self._locals = self.frame.f_locals
+            self.locals_read = bool(self.frame.f_code.co_flags & inspect.CO_OPTIMIZED)
+        try:
+            return self._locals[name]
+        except KeyError:
+            return _MISSING
+
+    def value(self, ref: Ref) -> Any:
+        if ref.scope == "global":
+            obj = self.frame.f_globals.get(ref.name, _MISSING)
+            if obj is _MISSING:
+                obj = getattr(builtins, ref.name, _MISSING)
+        else:
+            obj = self._local(ref.name)
+            if obj is _MISSING and ref.scope == "name":
+                obj = self.frame.f_globals.get(ref.name, _MISSING)
+        for attr in ref.attrs:
+            if obj is _MISSING:
+                break
+            obj = _own_attr(obj, attr)
+        return obj
+
+
+def look(frame: FrameType, facts: LineFacts, *, allow_locals: bool = True) -> Looked:
+    """Describe the names on the line and measure its loop, from ``frame`` (the line's own)."""
+    scope = _Scope(frame, allow_locals)
+    out = Looked()
+    refs = list(facts.names)
+    if facts.walk is not None:
+        refs += [r for r in facts.walk.refs if r not in refs and not r.name.startswith(".")]
+    for ref in refs:
+        if len(out.names) >= MAX_NAMES:
+            break
+        obj = scope.value(ref)
+        if obj is _MISSING:
+            continue
+        described = describe(obj, user_code=False)
+        if described is not None:
+            out.names[ref.label] = described
+    if facts.walk is not None:
+        out.loop_count, out.loop = _measure_walk(scope, facts.walk)
+    out.locals_read = scope.locals_read
+    return out
+
+
+def _measure_walk(scope: _Scope, walk: Walk) -> tuple[int | None, str | None]:
+    if walk.how == "range":
+        bounds = [scope.value(b) if isinstance(b, Ref) else b for b in walk.bounds]
+        if not all(_is_int(b) for b in bounds) or (len(bounds) == 3 and int(bounds[2]) == 0):
+            return None, None
+        n = len(range(*(int(b) for b in bounds)))
+        return n, f"{walk.text}: {n:,} iterations"
+    if walk.how == "iterator":
+        return _iterator_count(scope.value(walk.refs[0]), walk.text)
+    counts = []
+    for ref in walk.refs:
+        obj = scope.value(ref)
+        n = _count(obj, walk.how) if obj is not _MISSING else None
+        if n is None:
+            return None, None
+        counts.append((n, ref, obj))
+    if not counts:
+        return None, None
+    n, ref, obj = min(counts, key=lambda c: c[0])
+    what = _WHAT.get(walk.how, "what iterating walks in")
+    described = describe(obj, user_code=False)
+    held = f" ({described.text})" if described is not None else ""
+    return n, f"{walk.text}: {n:,} iterations, {what} {ref.label}{held}"
+
+
+def _count(obj: Any, how: str) -> int | None:
+    """How many times a loop of shape ``how`` over ``obj`` runs, from sizes only."""
+    k = kind(obj)
+    d = describe(obj, user_code=False)
+    size = d.size if d is not None else None  # rows of a frame, items of a container (None: unknown)
+    try:
+        if how == "rows":
+            return size if k in ("frame", "series") else None
+        if how == "columns" and k == "frame":
+            return int(obj.shape[1]) if size is not None else None
+        if k in ("array", "tensor"):
+            return int(obj.shape[0]) if obj.shape else None  # the first axis, whatever the shape
+        if k == "frame" and how in ("iter", "columns"):
+            return int(obj.shape[1]) if size is not None else None  # iterating a frame walks its columns
+        if k == "loader":
+            return _batches(obj, size) if how == "iter" else None
+        return size if k in ("frame", "series", "container", "dataset") else None
+    except Exception:
+        return None
+
+
+def _batches(loader: Any, size: int | None) -> int | None:
+    batch = getattr(loader, "batch_size", None)
+    if size is None or not isinstance(batch, int) or batch <= 0:
+        return None
+    return size // batch if getattr(loader, "drop_last", False) else -(-size // batch)
+
+
+def _iterator_count(it: Any, text: str) -> tuple[int | None, str | None]:
+    """A comprehension's iterator: the sequence behind a list, tuple or range iterator, measured."""
+    if it is _MISSING:
+        return None, None
+    if type(it).__name__ in _SEQ_ITERATORS and type(it).__module__ == "builtins":
+        try:
+            seq = it.__reduce__()[1][0]  # (iter, (sequence,), position): the sequence, not a copy
+            n = len(seq)
+        except Exception:
+            return None, None
+        described = describe(seq, user_code=False)
+        held = described.text if described is not None else type(seq).__name__
+        return n, f"{text}: {n:,} iterations, the length of a {held}"
+    if type(it).__module__ == "builtins":
+        left = operator.length_hint(it, -1)
+        if left >= 0:
+            return None, f"{text}: {left:,} iterations still to go at this sample"
+    return None, None
+
+
+def _own_attr(obj: Any, attr: str) -> Any:
+    """``obj.attr`` from the object's own ``__dict__`` (a module's, a class's, an instance's) only."""
+    try:
+        own = object.__getattribute__(obj, "__dict__")
+    except Exception:
+        return _MISSING
+    try:
+        return own.get(attr, _MISSING) if isinstance(own, dict) else own[attr]
+    except Exception:
+        return _MISSING
+
+
+def _is_int(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (hasattr(value, "__index__") and type(value).__module__ == "numpy")

@@ -1,0 +1,95 @@
+"""One thread's stack, read at one sample: which user lines it is on and what each of them called.
+
+The *user lines* of a stack are the current lines of its frames that run user code
+(:func:`aiperf_magic.usercode.is_user_code`: the measured cell, functions of earlier cells, the
+user's own modules), innermost first. Each gets the sample; a function's line is counted once
+however deep the recursion. The *cell line* is the innermost line of the measured cell itself
+(its compiled file); on the cell's own thread only frames inside IPython's ``run_code`` count, so
+whatever runs the shell (a script, a test harness) never does. A line's *callee* is the first
+library frame on the stack inward from it (``DataFrame.iterrows``, ``_LocIndexer.__getitem__``,
+``_BaseDataLoaderIter.__next__``): what its time went into outside user code; ``via`` the user
+function it called directly, when there is one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import CodeType, FrameType
+
+from ..usercode import is_user_file
+
+
+@dataclass
+class UserLine:
+    frame: FrameType
+    key: int | tuple[str, int]  # a cell line (int, 1-based in the body) or (file, line) of a function
+    callee: str | None  # the first library frame inward, "DataFrame.iterrows"
+    via: str | None  # the user function this line called, when the stack went on into one
+    innermost: bool  # no other user line inward of it: the sample is its own
+
+
+@dataclass
+class Attribution:
+    lines: list[UserLine] = field(default_factory=list)  # innermost first
+    cell: UserLine | None = None  # the measured cell's innermost line on this stack
+
+
+def label(code: CodeType) -> str:
+    # co_qualname (3.11+) names methods with their class: "DataFrame.iterrows".
+    return getattr(code, "co_qualname", code.co_name)
+
+
+def user_stack(frame: FrameType, root: CodeType | None) -> list[FrameType] | None:
+    """The frames worth reading, innermost first: on the cell's thread (``root`` given) those inside
+    ``run_code``; None when that thread is not running a cell at all."""
+    stack: list[FrameType] = []
+    f: FrameType | None = frame
+    while f is not None:
+        if root is not None and f.f_code is root:
+            return stack
+        stack.append(f)
+        f = f.f_back
+    return None if root is not None else stack
+
+
+def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int) -> Attribution:
+    """The user lines of ``stack`` (innermost first), up to and including the measured cell's."""
+    out = Attribution()
+    seen: set[int | tuple[str, int]] = set()
+    library: str | None = None  # the nearest library frame inward of the frame being looked at
+    inner_is_user = False
+    inner: FrameType | None = None
+    for f in stack:
+        name = f.f_code.co_filename
+        if not is_user_file(name):
+            library, inner, inner_is_user = label(f.f_code), f, False
+            continue
+        if name == cell_file:
+            line = f.f_lineno - line_offset
+            if line < 1:
+                break  # the cell's code before its first line: nothing of the user's yet
+            key: int | tuple[str, int] = line
+        else:
+            key = (name, f.f_lineno)
+        via = label(inner.f_code) if inner is not None and inner_is_user else None
+        entry = UserLine(f, key, library, via, innermost=not seen)
+        if key not in seen:
+            seen.add(key)
+            out.lines.append(entry)
+        if name == cell_file:
+            out.cell = entry
+            break  # outer frames of the cell (its module frame calling its own function) are the same cell
+        inner, inner_is_user = f, True
+    return out
+
+
+def find_cell_file(frame: FrameType, root: CodeType | None) -> str | None:
+    """The measured cell's file: the module-level frame run_code called (not its other callees,
+    showtraceback...)."""
+    f: FrameType | None = frame
+    while f is not None:
+        parent = f.f_back
+        if parent is not None and parent.f_code is root and f.f_code.co_name == "<module>":
+            return f.f_code.co_filename
+        f = parent
+    return None
