@@ -13,6 +13,8 @@ function it called directly, when there is one.
 
 from __future__ import annotations
 
+import dis
+import weakref
 from dataclasses import dataclass, field
 from types import CodeType, FrameType
 
@@ -65,12 +67,12 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
             library, inner, inner_is_user = label(f.f_code), f, False
             continue
         if name == cell_file:
-            line = f.f_lineno - line_offset
+            line = frame_line(f) - line_offset
             if line < 1:
                 break  # the cell's code before its first line: nothing of the user's yet
             key: int | tuple[str, int] = line
         else:
-            key = (name, f.f_lineno)
+            key = (name, frame_line(f))
         via = label(inner.f_code) if inner is not None and inner_is_user else None
         entry = UserLine(f, key, library, via, innermost=not seen)
         if key not in seen:
@@ -80,6 +82,43 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
             out.cell = entry
             break  # outer frames of the cell (its module frame calling its own function) are the same cell
         inner, inner_is_user = f, True
+    return out
+
+
+# Per code object: the line of each instruction that has none of its own (see frame_line).
+_LINELESS: weakref.WeakKeyDictionary[CodeType, dict[int, int]] = weakref.WeakKeyDictionary()
+
+
+def frame_line(frame: FrameType) -> int:
+    """The frame's current line. CPython 3.11 gives ``f_lineno`` None at an instruction that has no
+    line of its own, such as the jump back to a loop's header, which is where a thread looping in
+    pure Python most often gives up the GIL, so where other threads see it: such an instruction
+    counts for the line it jumps to (the loop's header), or else for the line before it."""
+    line = frame.f_lineno
+    if line is not None:
+        return line
+    code = frame.f_code
+    table = _LINELESS.get(code)
+    if table is None:
+        table = _LINELESS[code] = _lineless(code)
+    return table.get(frame.f_lasti, code.co_firstlineno)
+
+
+def _lineless(code: CodeType) -> dict[int, int]:
+    out: dict[int, int] = {}
+    try:
+        instructions = list(dis.get_instructions(code))
+    except Exception:  # bytecode this dis cannot read: the function's first line
+        return out
+    lines = {i.offset: i.positions.lineno for i in instructions if i.positions and i.positions.lineno}
+    previous = code.co_firstlineno
+    for i in instructions:
+        line = lines.get(i.offset)
+        if line is not None:
+            previous = line
+            continue
+        target = lines.get(i.argval) if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs else None
+        out[i.offset] = target if target is not None else previous
     return out
 
 
