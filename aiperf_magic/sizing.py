@@ -115,9 +115,9 @@ def _describe(obj: Any, k: str | None, user_code: bool) -> Described | None:
     if k == "loader":
         return _loader(obj, tname, user_code)
     if k == "dataset":
-        n = _safe_len(obj, user_code)
-        text = f"{cls.__name__} (Dataset)" + ("" if n is None else f" of {n:,} items")
-        return Described(text, tname, "items" if n is not None else None, n)
+        length = _safe_len(obj, user_code)
+        text = f"{cls.__name__} (Dataset)" + ("" if length is None else f" of {length:,} items")
+        return Described(text, tname, "items" if length is not None else None, length)
     if k == "module":
         mode = "training" if getattr(obj, "training", False) else "eval"
         return Described(f"{cls.__name__} (torch Module, {mode})", tname)

@@ -5,8 +5,8 @@ The process's CPU time (``report.cpu_s``) counts every thread: the kernel's mach
 sampler too, and another process's load never shows in it. The verdicts need to tell "the cell kept
 0.4 core busy on a busy machine" from "CPU-bound on one core", so the Report also carries the CPU of
 the threads that ran the cell's work (its own thread, and the threads the sampler found on user code
-for it) and the CPU every process of the machine used (``machine_cpu_s``), of which what was not this
-process's is ``other_cpu_s``.
+for it) with its worker processes' (as in ``cpu_s``), and the CPU every process of the machine used
+(``machine_cpu_s``), of which what was not this process's is ``other_cpu_s``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ from .hotspots import LineSampler
 
 
 def fill_cpu_profile(report: Report, probes: list[Any], lines: LineSampler | None,
-                     cell_thread: tuple[int, int | None]) -> None:
-    """Fill ``report``'s per-thread and machine CPU fields from the probes and the line sampler."""
+                     cell_thread: tuple[int, int | None], own_cpu_s: float, sampler_cpu_s: float) -> None:
+    """Fill ``report``'s per-thread and machine CPU fields from the probes and the line sampler.
+
+    ``own_cpu_s`` is the process's CPU over the cell (its children left out), ``sampler_cpu_s`` what
+    the sampler's thread used of it."""
     threads = next((p for p in probes if hasattr(p, "thread_cpu")), None)
     host = next((p for p in probes if hasattr(p, "machine_cpu_s")), None)
     if host is not None:
@@ -58,7 +61,13 @@ def fill_cpu_profile(report: Report, probes: list[Any], lines: LineSampler | Non
     report.thread_times = out
     cell = [t for t in out if t.cell]
     if cell:
-        report.cell_cpu_s = round(sum(t.cpu_s for t in cell), 6)
+        # A thread that ended during the cell was last read up to a tick before it ended: the cell's
+        # total is the process's CPU less what the others used (read to the end: they are alive),
+        # less the sampler's; its worker processes' CPU counts too, as in ``cpu_s``.
+        others = sum(t.cpu_s for t in out if not t.cell)
+        children = max(0.0, report.cpu_s - own_cpu_s)
+        threads_cpu = min(own_cpu_s, max(sum(t.cpu_s for t in cell), own_cpu_s - others - sampler_cpu_s))
+        report.cell_cpu_s = round(threads_cpu + children, 6)
         known = [t.wait_s for t in cell if t.wait_s is not None]
         report.cell_cpu_wait_s = round(sum(known), 6) if known else None
 

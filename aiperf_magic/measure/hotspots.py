@@ -23,16 +23,18 @@ import linecache
 import re
 import sys
 import threading
+import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, FrameType
+from typing import Any
 
 from ..report import Hotspot
 from ..sizing import Described
-from .lineinfo import CodeFacts, code_facts
-from .linelook import READ_AT, look
+from .lineinfo import CodeFacts, Walk, code_facts
+from .linelook import READ_AT, after_cell, look
 from .probes.threads import MIN_BUSY_CPU_S, MIN_BUSY_SHARE, ThreadCpuReader, default_reader
-from .stacks import Attribution, UserLine, attribute, find_cell_file, label, user_stack
+from .stacks import Attribution, UserLine, attribute, find_cell_file, frame_line, label, user_stack
 
 MAX_FUNCTION_LINES = 50
 # Sample every thread (False: the cell's own thread only, as aiperf did before; benchmarks compare)
@@ -57,6 +59,8 @@ class _Line:
         self.ops: list[str] = []
         self.function: str = label(code)
         self.where: str | None = None
+        self.later: dict[str, weakref.ref[Any]] = {}  # sizes asked after the cell (see linelook.Looked)
+        self.loop_later: tuple[weakref.ref[Any], Walk, str] | None = None
 
 
 class LineSampler:
@@ -86,6 +90,7 @@ class LineSampler:
         self.thread_names: dict[int, str] = {}
         self.native_ids: dict[int, int] = {}
         self.started_in_cell: set[int] = set()
+        self._resolved = False
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> None:
@@ -142,14 +147,16 @@ class LineSampler:
     def _attributions(self) -> list[tuple[int, Attribution]]:
         me = threading.get_ident()
         found = []
-        for ident, frame in self._frames().items():
+        frames = self._frames()
+        if self.filename is None and self._thread_id in frames:
+            # learnt from the cell's own thread first: other threads may already run its functions
+            self.filename = find_cell_file(frames[self._thread_id], self._root_code)
+        for ident, frame in frames.items():
             if ident == me:
                 continue
             main = ident == self._thread_id
             if not main and not self.all_threads:
                 continue
-            if main and self.filename is None:
-                self.filename = find_cell_file(frame, self._root_code)
             stack = user_stack(frame, self._root_code if main else None)
             if not stack:
                 continue
@@ -214,7 +221,7 @@ class LineSampler:
         """The record of a cell line (an int key) or of a function's line ((file, line) key)."""
         line = self._lines.get(entry.key)
         if line is None:
-            line = self._lines[entry.key] = _Line(entry.frame.f_code, entry.frame.f_lineno)
+            line = self._lines[entry.key] = _Line(entry.frame.f_code, frame_line(entry.frame))
             if not isinstance(entry.key, int):
                 line.where = self._where(entry.frame)
         return line
@@ -240,9 +247,31 @@ class LineSampler:
             old = line.names.get(name)
             if old is None or (described.size or 0) >= (old.size or 0):
                 line.names[name] = described
+        line.later.update(found.later)
+        line.loop_line = facts.loop_line
         if found.loop is not None:
-            line.loop_line, line.loop = facts.loop_line, found.loop
+            line.loop = found.loop
             line.loop_count = found.loop_count if found.loop_count is not None else line.loop_count
+        elif found.loop_later is not None:
+            line.loop_later = found.loop_later
+
+    def _after_cell(self) -> None:
+        """Sizes only the user's own ``__len__`` knows, asked once, on the cell's thread, after it."""
+        if self._resolved:
+            return
+        self._resolved = True
+        for line in self._lines.values():
+            for name, ref in line.later.items():
+                obj = ref()
+                described = after_cell(obj)[0] if obj is not None else None
+                if described is not None:
+                    line.names[name] = described
+            if line.loop_later is not None and line.loop is None:
+                ref, walk, name = line.loop_later
+                obj = ref()
+                if obj is not None:
+                    _, line.loop_count, line.loop = after_cell(obj, walk, name)
+            line.later, line.loop_later = {}, None
 
     def _where(self, frame: FrameType) -> str:
         name = frame.f_code.co_filename
@@ -259,6 +288,7 @@ class LineSampler:
 
     # -- results -----------------------------------------------------------------------------------
     def _scale(self, wall_s: float) -> float:
+        self._after_cell()
         # Weights are scaled to the measured wall time, since capping late ticks lost some of it.
         total = sum(line.seconds for key, line in self._lines.items() if isinstance(key, int)) + self.outside_s
         return wall_s / total if total > 0 and wall_s > 0 else 1.0

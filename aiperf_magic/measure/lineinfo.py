@@ -217,6 +217,6 @@ def _match(toks: list[tuple[str, object]]) -> Walk | None:
         assert isinstance(target, Ref)
         return Walk("iter", (target,), text=f"enumerate({target.label})")
     if head.name == "zip" and args and all(t[0] == "ref" for t in args):
-        targets = tuple(t[1] for t in args)
-        return Walk("zip", targets, text="zip(" + ", ".join(t.label for t in targets) + ")")  # type: ignore[union-attr]
+        targets = tuple(t[1] for t in args if isinstance(t[1], Ref))
+        return Walk("zip", targets, text="zip(" + ", ".join(t.label for t in targets) + ")")
     return None

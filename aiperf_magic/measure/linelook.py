@@ -26,6 +26,7 @@ import builtins
 import inspect
 import operator
 import sys
+import weakref
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any
@@ -48,6 +49,10 @@ class Looked:
     loop_count: int | None = None
     loop: str | None = None  # "range(len(values)): 1,000,000 iterations, the length of values"
     locals_read: bool = False  # whether a function's locals were read (see the module's docstring)
+    # datasets and loaders whose size only the user's own ``__len__`` knows: asked after the cell, on
+    # the cell's thread, if the object still lives (weak references: nothing is kept alive)
+    later: dict[str, weakref.ref[Any]] = field(default_factory=dict)
+    loop_later: tuple[weakref.ref[Any], Walk, str] | None = None
 
 
 def locals_readable(frame: FrameType) -> bool:
@@ -112,10 +117,39 @@ def look(frame: FrameType, facts: LineFacts, *, allow_locals: bool = True) -> Lo
         described = describe(obj, user_code=False)
         if described is not None:
             out.names[ref.label] = described
+            if described.size is None and kind(obj) in ("loader", "dataset"):
+                _defer(out.later, ref.label, obj)
     if facts.walk is not None:
         out.loop_count, out.loop = _measure_walk(scope, facts.walk)
+        if out.loop is None and len(facts.walk.refs) == 1 and facts.walk.how == "iter":
+            obj = scope.value(facts.walk.refs[0])
+            if kind(obj) in ("loader", "dataset"):
+                deferred: dict[str, weakref.ref[Any]] = {}
+                _defer(deferred, "", obj)
+                if deferred:
+                    out.loop_later = (deferred[""], facts.walk, facts.walk.refs[0].label)
     out.locals_read = scope.locals_read
     return out
+
+
+def after_cell(obj: Any, walk: Walk | None = None, label: str = "") -> tuple[Described | None, int | None, str | None]:
+    """On the cell's thread, after it ended: the object described with its own ``__len__``, and the
+    loop over it measured (its iterations and how that was measured)."""
+    described = describe(obj, user_code=True)
+    if walk is None:
+        return described, None, None
+    n = _count_known(obj, described)
+    if n is None:
+        return described, None, None
+    held = f" ({described.text})" if described is not None else ""
+    return described, n, f"{walk.text}: {n:,} iterations, what iterating walks in {label}{held}, sized after the cell"
+
+
+def _defer(into: dict[str, weakref.ref[Any]], label: str, obj: Any) -> None:
+    try:
+        into[label] = weakref.ref(obj)
+    except TypeError:  # not weakly referable: not asked later
+        pass
 
 
 def _measure_walk(scope: _Scope, walk: Walk) -> tuple[int | None, str | None]:
@@ -130,10 +164,10 @@ def _measure_walk(scope: _Scope, walk: Walk) -> tuple[int | None, str | None]:
     counts = []
     for ref in walk.refs:
         obj = scope.value(ref)
-        n = _count(obj, walk.how) if obj is not _MISSING else None
-        if n is None:
+        count = _count(obj, walk.how) if obj is not _MISSING else None
+        if count is None:
             return None, None
-        counts.append((n, ref, obj))
+        counts.append((count, ref, obj))
     if not counts:
         return None, None
     n, ref, obj = min(counts, key=lambda c: c[0])
@@ -145,8 +179,11 @@ def _measure_walk(scope: _Scope, walk: Walk) -> tuple[int | None, str | None]:
 
 def _count(obj: Any, how: str) -> int | None:
     """How many times a loop of shape ``how`` over ``obj`` runs, from sizes only."""
+    return _count_known(obj, describe(obj, user_code=False), how)
+
+
+def _count_known(obj: Any, d: Described | None, how: str = "iter") -> int | None:
     k = kind(obj)
-    d = describe(obj, user_code=False)
     size = d.size if d is not None else None  # rows of a frame, items of a container (None: unknown)
     try:
         if how == "rows":

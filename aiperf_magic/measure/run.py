@@ -130,7 +130,8 @@ class CellRun:
         if lines is not None:
             report.hotspots = lines.hotspots(wall, self.source.splitlines())
             report.function_lines = lines.function_lines(wall)
-        fill_cpu_profile(report, self.sampler.probes, lines, (self._thread, self._thread_native))
+        fill_cpu_profile(report, self.sampler.probes, lines, (self._thread, self._thread_native),
+                         self.own_cpu_s, self.sampler.own_cpu_s)
         for probe in self.sampler.probes:
             report.gpus.extend(getattr(probe, "info", []))
         if error is not None:

@@ -46,6 +46,7 @@ class Sampler:
         self.capacity = max(2, capacity)
         self.lines = lines
         self.notes: list[str] = []
+        self.own_cpu_s = 0.0  # CPU the sampler's thread used: aiperf's, not the cell's
         self._rows: list[dict[str, Any]] = []
         self._stride = 1
         self._ticks = 0
@@ -93,13 +94,17 @@ class Sampler:
         return self._thread is not None and self._thread.is_alive()
 
     def _loop(self) -> None:
-        deadline = self.clock() + self.interval_s
-        while not self._stop.wait(max(0.0, deadline - self.clock())):
-            self.tick()
-            deadline += self.interval_s
-            now = self.clock()
-            if deadline < now:  # we fell behind (GIL held by C code): skip, don't burst
-                deadline = now + self.interval_s
+        cpu0 = time.thread_time()
+        try:
+            deadline = self.clock() + self.interval_s
+            while not self._stop.wait(max(0.0, deadline - self.clock())):
+                self.tick()
+                deadline += self.interval_s
+                now = self.clock()
+                if deadline < now:  # we fell behind (GIL held by C code): skip, don't burst
+                    deadline = now + self.interval_s
+        finally:
+            self.own_cpu_s = time.thread_time() - cpu0
 
     # -- one reading -------------------------------------------------------------------------------
     def tick(self) -> None:

@@ -110,7 +110,7 @@ def _lineless(code: CodeType) -> dict[int, int]:
         instructions = list(dis.get_instructions(code))
     except Exception:  # bytecode this dis cannot read: the function's first line
         return out
-    lines = {i.offset: i.positions.lineno for i in instructions if i.positions and i.positions.lineno}
+    lines = {i.offset: line for i in instructions if (line := _position_line(i)) is not None}
     previous = code.co_firstlineno
     for i in instructions:
         line = lines.get(i.offset)
@@ -120,6 +120,11 @@ def _lineless(code: CodeType) -> dict[int, int]:
         target = lines.get(i.argval) if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs else None
         out[i.offset] = target if target is not None else previous
     return out
+
+
+def _position_line(ins: dis.Instruction) -> int | None:
+    positions = getattr(ins, "positions", None)  # Python 3.11+
+    return getattr(positions, "lineno", None)
 
 
 def find_cell_file(frame: FrameType, root: CodeType | None) -> str | None:
