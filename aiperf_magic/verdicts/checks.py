@@ -7,9 +7,11 @@ the stage live in ``verdict``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..report import Verdict
+from .advice import GENERAL, PARALLEL, WAIT_ADVICE
 from .stats import RunStats
 
 MIB = 1024**2
@@ -184,7 +186,7 @@ def gil_bound(st: RunStats, th: Thresholds) -> Verdict | None:
     )
 
 
-def waiting(st: RunStats, th: Thresholds) -> Verdict | None:
+def waiting(st: RunStats, th: Thresholds, advice: str | None = None) -> Verdict | None:
     # a sleeping thread also waits for a CPU after each wake-up on a busy machine: that wait makes a
     # cell CPU-bound only when running plus runnable covers most of the wall time
     if st.wall_s <= 0 or st.cores_used >= th.waiting_cpu_share or st.cores_wanted >= th.cpu_single_cores:
@@ -206,7 +208,7 @@ def waiting(st: RunStats, th: Thresholds) -> Verdict | None:
         f"The CPU worked {_pct(st.cores_used):.0f} % of the {st.wall_s:.2f} s wall time{_contention(st)} "
         f"and no GPU was busy: the cell was {detail}.",
         ev,
-        advice="Overlap the waits: a thread pool for blocking I/O (AIP402), asyncio, or fewer, larger requests.",
+        advice=advice or WAIT_ADVICE,
     )
 
 
@@ -217,30 +219,46 @@ def _contention(st: RunStats) -> str:
     return f" (it also waited {st.cpu_wait_cores * st.wall_s:.2f} s for a CPU: other processes competed for the cores)"
 
 
-def cpu_bound(st: RunStats, th: Thresholds) -> Verdict | None:
-    wanted = st.cores_wanted
-    ev = {"process_cpu_cores": round(st.cores_used, 2), "cores": float(st.cores)}
+def cpu_bound(st: RunStats, th: Thresholds, advice: Callable[[str], str] | None = None) -> Verdict | None:
+    """AIP907/AIP908 from the cell's own CPU (its threads and worker processes): CPU that other
+    processes held while the cell waited for it is a busy machine (:func:`machine_busy`), never a
+    CPU-bound cell. ``advice(cores)`` words the advice from what the hot lines did."""
+    own = st.cell_cores
+    ev = {"process_cpu_cores": round(st.cores_used, 2), "cell_cpu_cores": round(own, 2), "cores": float(st.cores)}
     if st.cpu_wait_cores >= 0.1:
         ev["cpu_wait_cores"] = round(st.cpu_wait_cores, 2)
-    if st.cores >= 2 and wanted >= th.cpu_multi_cores:
-        everything = wanted >= th.all_cores_share * st.cores
+    if st.cores >= 2 and own >= th.cpu_multi_cores:
+        everything = own >= th.all_cores_share * st.cores
         scope = "all cores" if everything else "several cores"
         return Verdict(
             "AIP908",
             f"CPU-bound on {scope}",
-            f"The cell used {st.cores_used:.1f} of {st.cores} cores (worker processes it ran included)"
+            f"The cell used {own:.1f} of {st.cores} cores (worker processes it ran included)"
             f"{_contention(st)}: the work is CPU-bound on {scope}.",
             ev,
-            advice="The work already runs in parallel: only less work (a better algorithm, "
-            "smaller dtypes) or more cores make it faster.",
+            advice=advice("many") if advice else PARALLEL,
         )
-    if wanted >= th.cpu_single_cores:
+    if own >= th.cpu_single_cores:
         return Verdict(
             "AIP907",
             "CPU-bound on one core",
-            f"The cell kept {st.cores_used:.1f} core busy while {st.cores} were available"
+            f"The cell kept {own:.1f} core busy while {st.cores} were available"
             f"{_contention(st)}: one CPU core limits the cell.",
             ev,
-            advice="Vectorise the hot lines (NumPy/pandas column operations) or split the work across processes.",
+            advice=advice("one") if advice else GENERAL,
         )
     return None
+
+
+def machine_busy(st: RunStats, th: Thresholds) -> str | None:
+    """Why no CPU verdict fits a cell that wanted a core but got less of one, because other
+    processes held the CPUs; None when the cell was not held back that way."""
+    if st.cell_cores >= th.cpu_single_cores or st.cell_wanted < th.cpu_single_cores or st.wall_s <= 0:
+        return None
+    others = f"; other processes used {st.other_cores:.1f} cores meanwhile" if st.other_cores else ""
+    return (
+        f"No bottleneck verdict: the machine was busy. The cell's work ran {st.cell_cores:.2f} core and "
+        f"waited {st.cpu_wait_cores * st.wall_s:.2f} s of its {st.wall_s:.2f} s for a CPU held by other "
+        f"processes{others}: its times say as much about the machine as about the cell. The hot lines "
+        "still show where its own time went."
+    )

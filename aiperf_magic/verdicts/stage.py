@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..report import Finding, Report, Verdict
+from .advice import cpu_advice, wait_advice
 from .checks import (
     DEFAULT,
     Thresholds,
@@ -23,6 +24,7 @@ from .checks import (
     gpu_memory,
     gpu_starved,
     host_memory,
+    machine_busy,
     waiting,
 )
 from .cluster import cluster_verdicts
@@ -99,12 +101,16 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
         lambda: gpu_bound(st, th, codes),
         lambda: gpu_memory(st, th),
         lambda: gil_bound(st, th),
-        lambda: waiting(st, th),
+        lambda: waiting(st, th, wait_advice(report)),
     ]
     verdicts = [v for v in (rule() for rule in rules) if v is not None]
     if not verdicts and not cluster:
-        cpu = cpu_bound(st, th)  # informational: only when nothing above explains the time
+        # informational: only when nothing above explains the time; advice from what the hot lines did
+        cpu = cpu_bound(st, th, lambda cores: cpu_advice(report, cores))
         verdicts = [cpu] if cpu else []
+        busy = machine_busy(st, th) if cpu is None else None
+        if busy:
+            return Diagnosis(note=busy)
     if cluster:
         verdicts = cluster + [v for v in verdicts if v.code not in SUPERSEDED_BY_CLUSTER]
     for v in verdicts:

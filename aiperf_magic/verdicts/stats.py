@@ -62,11 +62,20 @@ class RunStats:
     write_bytes: float | None
     cuda_in_use: bool
     gpu: GpuStats | None
+    # the cell's own profile: the CPU of the threads that ran its work and of the worker processes
+    # it ran (the kernel's and aiperf's own threads left out), and what other processes took meanwhile
+    cell_cores: float = 0.0
+    other_cores: float | None = None  # CPU of other processes over the cell / wall time
 
     @property
     def cores_wanted(self) -> float:
         """Cores the process would have used on an idle machine: CPU time plus run-queue wait."""
         return self.cores_used + self.cpu_wait_cores
+
+    @property
+    def cell_wanted(self) -> float:
+        """Cores the cell's own work would have used on an idle machine."""
+        return self.cell_cores + self.cpu_wait_cores
 
 
 def _machine_cores(report: Report) -> int:
@@ -107,6 +116,20 @@ def _gpu_stats(report: Report, busy_util: float) -> GpuStats | None:
     return GpuStats([g.index for g in gpus], util_mean, busy_share, worst)
 
 
+def cell_cpu(report: Report) -> float:
+    """CPU seconds of the cell's own work: the process's CPU (worker processes included) less what
+    threads that did none of the cell's work used (the kernel's, aiperf's sampler)."""
+    if not report.thread_times:
+        return report.cpu_s
+    others = sum(t.cpu_s for t in report.thread_times if not t.cell)
+    return max(0.0, min(report.cpu_s, report.cpu_s - others))
+
+
+def cell_wait(report: Report) -> float | None:
+    """Seconds the cell's threads were ready to run but waited for a CPU held by another process."""
+    return report.cell_cpu_wait_s if report.cell_cpu_wait_s is not None else report.cpu_wait_s
+
+
 def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
     s = report.samples
     cpu_percent = present(s.cpu_percent)
@@ -127,7 +150,7 @@ def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
         wall_s=wall_s,
         cpu_s=report.cpu_s,
         cores_used=cores_used,
-        cpu_wait_cores=(report.cpu_wait_s or 0.0) / wall_s if wall_s > 0 else 0.0,
+        cpu_wait_cores=(cell_wait(report) or 0.0) / wall_s if wall_s > 0 else 0.0,
         cores=_machine_cores(report),
         busiest_core_mean=mean([max(row) for row in per_core]),
         machine_cpu_mean=mean([sum(row) / len(row) for row in per_core]),
@@ -141,4 +164,6 @@ def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
         write_bytes=counter_delta(s.write_bytes),
         cuda_in_use=cuda_in_use,
         gpu=_gpu_stats(report, busy_util),
+        cell_cores=cell_cpu(report) / report.wall_s if report.wall_s > 0 else cores_used,
+        other_cores=report.other_cpu_s / wall_s if report.other_cpu_s is not None and wall_s > 0 else None,
     )

@@ -176,15 +176,19 @@ def test_stage_notes_short_cells() -> None:
     assert report.verdict is None and any("verdict needs" in n for n in report.notes)
 
 
-def test_cpu_bound_cell_starved_by_other_processes_is_still_cpu_bound() -> None:
+def test_cpu_bound_cell_starved_by_other_processes_is_a_busy_machine_not_a_cpu_verdict() -> None:
     report = timeline(cpu_cores=0.45)  # got under half a core ...
     report.cpu_wait_s = 0.5 * report.wall_s  # ... and waited in the run queue the rest of the time
-    v = compute_verdict(report, mem_total_bytes=RAM)
-    assert v is not None and v.code == "AIP907"
-    assert v.evidence["cpu_wait_cores"] == 0.5
-    assert "other processes" in v.sentence
+    result = diagnose(report, mem_total_bytes=RAM)
+    assert result.verdicts == [] and result.note is not None
+    assert "machine was busy" in result.note and "0.45 core" in result.note and "0.50 s" in result.note
     report.cpu_wait_s = None
     assert compute_verdict(report, mem_total_bytes=RAM) is None
+    report = timeline(cpu_cores=0.8)  # enough of a core of its own: CPU-bound, and it also waited
+    report.cpu_wait_s = 0.3 * report.wall_s
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907" and v.evidence["cpu_wait_cores"] == 0.3
+    assert v.evidence["process_cpu_cores"] >= 0.7 and "other processes" in v.sentence
 
 
 def test_gil_bound_on_a_saturated_machine() -> None:

@@ -1,0 +1,108 @@
+"""Verdicts read the cell's own CPU profile, and their advice fits what the hot lines did."""
+
+from __future__ import annotations
+
+import pytest
+
+from aiperf_magic.report import Hotspot, Report, ThreadTime
+from aiperf_magic.verdicts.advice import hot_work, kinds_of
+from aiperf_magic.verdicts.stage import compute_verdict, diagnose
+from tests.runtime.timelines import GIB, timeline
+
+RAM = 16 * GIB
+
+
+def busy_machine(cpu_cores: float, wait_share: float, cores: int = 2) -> Report:
+    report = timeline(cpu_cores=cpu_cores, cores=cores)
+    report.cpu_wait_s = wait_share * report.wall_s
+    report.other_cpu_s = (cores - cpu_cores) * report.wall_s
+    return report
+
+
+def test_under_half_a_core_on_a_busy_machine_is_never_cpu_bound_on_one_core() -> None:
+    result = diagnose(busy_machine(0.4, 0.55), mem_total_bytes=RAM)
+    assert result.verdicts == []
+    assert result.note is not None and "machine was busy" in result.note and "0.40 core" in result.note
+    assert "other processes used 1.6 cores" in result.note
+
+
+def test_a_core_of_its_own_with_a_long_wait_is_one_core_not_all_cores() -> None:
+    # the issue's case: 0.9 of 2 cores, and a long wait for a CPU that once made it "all cores"
+    report = busy_machine(0.9, 0.8)
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907"
+    assert v.evidence["cell_cpu_cores"] == 0.9 and v.evidence["cpu_wait_cores"] == 0.8
+    assert "0.9 core" in v.sentence and "waited 0.80 s for a CPU" in v.sentence
+
+
+def test_threads_that_ran_none_of_the_cells_work_do_not_count_as_the_cells_cpu() -> None:
+    report = timeline(cpu_cores=0.75, cores=2)
+    report.thread_times = [ThreadTime("MainThread", cpu_s=0.6 * report.wall_s, cell=True),
+                           ThreadTime("aiperf-sampler", cpu_s=0.15 * report.wall_s)]
+    assert compute_verdict(report, mem_total_bytes=RAM) is None
+    report.thread_times[1].cell = True  # a worker thread of the cell's: its CPU is the cell's
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907" and v.evidence["cell_cpu_cores"] == 0.75
+
+
+@pytest.mark.parametrize("cores", [0.8, 1.2, 1.7, 3.9])
+def test_a_cpu_verdicts_numbers_bear_out_its_name(cores: float) -> None:
+    report = busy_machine(cores, 0.5, cores=4)
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None
+    own = v.evidence["process_cpu_cores"]
+    assert (v.code == "AIP907" and 0.7 <= own < 1.5) or (v.code == "AIP908" and own >= 1.5)
+    assert ("all cores" in v.title) == (own >= 0.8 * 4)
+
+
+def hot(line: int, share: float, callees: dict[str, int], text: str = "", **types: str) -> Hotspot:
+    samples = max(sum(callees.values()), 10)
+    return Hotspot(line=line, seconds=share, share=share, samples=samples, callees=callees, text=text,
+                   types=dict(types))
+
+
+def advice_for(*spots: Hotspot) -> str:
+    report = timeline(cpu_cores=1.0, cores=2)
+    report.hotspots = list(spots)
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907"
+    return v.advice
+
+
+def test_a_torch_forward_pass_is_not_told_to_vectorise_with_numpy() -> None:
+    advice = advice_for(hot(3, 0.9, {"Module._wrapped_call_impl": 10}, "y = model(x)", model="torch.nn.Linear"))
+    assert "NumPy" not in advice and "torch" in advice and "line 4" in advice  # as the user counts: %%aiperf is line 1
+
+
+def test_advice_follows_the_kind_of_work_of_the_hot_lines() -> None:
+    loader = advice_for(hot(1, 0.7, {"_BaseDataLoaderIter.__next__": 10}, "for x, y in loader:"))
+    assert "num_workers" in loader
+    rows = advice_for(hot(2, 0.8, {"_LocationIndexer.__getitem__": 9}, "v = df.iloc[i]['a']"))
+    assert "whole columns" in rows
+    loop = advice_for(hot(4, 0.95, {}, "output[i] = 1.0 / values[i]", values="numpy.ndarray"))
+    assert "vectorise" in loop and "line 5" in loop
+    parse = advice_for(hot(1, 0.9, {"read_csv": 10}, "df = pd.read_csv(path)"))
+    assert "usecols" in parse
+
+
+def test_a_second_kind_of_work_of_similar_weight_is_named_too() -> None:
+    advice = advice_for(hot(4, 0.45, {"_BaseDataLoaderIter.__next__": 10}, "for x, y in loader:"),
+                        hot(6, 0.4, {"Module._wrapped_call_impl": 10}, "loss = loss_fn(model(x), y)"))
+    assert "num_workers" in advice and "torch" in advice
+
+
+def test_a_lines_kinds_are_shares_of_its_samples() -> None:
+    h = Hotspot(line=2, seconds=1.0, share=1.0, samples=20, callees={"Tensor.backward": 5, "DataFrame.apply": 5})
+    kinds = kinds_of(h)
+    assert kinds["model"] == pytest.approx(0.25) and kinds["pandas"] == pytest.approx(0.25)
+    assert kinds["python"] == pytest.approx(0.5)
+    report = timeline(cpu_cores=1.0)
+    report.hotspots = [h, Hotspot(line=3, seconds=0.01, share=0.01)]
+    assert [w.kind for w in hot_work(report)] == ["python", "model", "pandas"]
+
+
+def test_a_sleeping_cell_is_told_it_sleeps() -> None:
+    report = timeline(cpu_cores=0.02, busy_threads=0)
+    report.hotspots = [hot(5, 0.9, {}, "time.sleep(0.06)")]
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP903" and "sleeps (line 6)" in v.advice
