@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ...cell.parsed import ParsedCell
-from ...cell.tree import append_parts, assigned_names, expect, names_in
+from ...cell.parsed import COMPREHENSIONS, ParsedCell
+from ...cell.tree import append_parts, assigned_names, expect, names_in, walk_all
 from ...fixes.edits import Edits
 from ..facts import Call, Facts, Loop
 from ..loops import few_iterations
@@ -66,8 +66,32 @@ def sequential_blocking_io(facts: Facts) -> Iterator[Hit]:
             if call.loop is not loop:
                 continue
             if is_network_call(facts, call) or _downloads(call) or _helper_waits(facts, call, loop):
-                yield loop.node
+                if not _chained(loop, call):
+                    yield loop.node
                 break
+
+
+def _chained(loop: Loop, call: Call) -> bool:
+    """Each request needs what the previous response said (a cursor or next-page URL read from it,
+    a "has more" flag a while loop tests): the requests depend on each other, and no pool can send
+    them together. Names bound in the loop from the response (directly or through other such
+    names) that the request's arguments, or a while loop's condition, read."""
+    from_response: set[str] = set()
+    for assign in loop.assigns:
+        value = assign.value
+        if value is None:
+            continue
+        if any(n is call.node for n in walk_all(value)) or names_in(value) & from_response:
+            for target in assign.targets:
+                if isinstance(target, (cst.Name, cst.Tuple, cst.List)):
+                    from_response |= names_in(target)
+    from_response -= loop.targets
+    if not from_response:
+        return False
+    used = set().union(*(names_in(arg.value) for arg in call.node.args)) if call.node.args else set()
+    if isinstance(loop.node, cst.While):
+        used |= names_in(loop.node.test)
+    return bool(used & from_response)
 
 
 def _downloads(call: Call) -> bool:
@@ -89,7 +113,11 @@ def _paced(loop: Loop) -> bool:
 def fix_io_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     loop = expect(node, cst.For)
     if not isinstance(loop, cst.For):
-        return "no for statement on the finding's line"
+        if isinstance(node, COMPREHENSIONS):
+            return "the calls are in a comprehension; only a for loop is rewritten to use a thread pool"
+        if isinstance(node, cst.While):
+            return "a while loop: each request may depend on the one before"
+        return "the finding is not on a for loop"
     if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop unpacks its items or has an else clause"
     var = loop.target.value

@@ -8,7 +8,7 @@ from typing import Any
 
 import libcst as cst
 
-from ...cell.parsed import ParsedCell
+from ...cell.parsed import COMPREHENSIONS, ParsedCell
 from ...cell.tree import contains, expect, names_in, walk_all
 from ...fixes.edits import Edits
 from ..facts import Facts, Loop
@@ -152,7 +152,9 @@ def _timed(facts: Facts, loop: Loop) -> bool:
 def fix_compile(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     loop: Any = expect(node, (cst.For, cst.While))
     if loop is None:
-        return "no loop on the finding's line"
+        if isinstance(node, COMPREHENSIONS):
+            return "the calls are in a comprehension; write it as a for loop to compile the model before it"
+        return "the finding is not on a loop"
     local_defs = {n.name.value for n in cell.nodes((cst.FunctionDef, cst.ClassDef))}  # type: ignore[attr-defined]
     candidates = [
         n

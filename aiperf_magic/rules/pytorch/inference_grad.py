@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ...cell.parsed import ParsedCell
+from ...cell.parsed import COMPREHENSIONS, ParsedCell
 from ...cell.tree import expect
 from ...fixes.edits import Edits
 from ..facts import Call, Facts, Loop, Scope
@@ -100,10 +100,11 @@ def inference_with_autograd(facts: Facts) -> Iterator[Hit]:
 
 @fixer_for("AIP502", "Run inference without autograd")
 def fix_inference(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
-    node = expect(node, cst.For) or expect(node, cst.Call)
+    node = expect(node, (cst.For, cst.While, cst.Call, *COMPREHENSIONS))
     if node is None:
-        return "no loop or model call on the finding's line"
-    target = node if isinstance(node, cst.For) else cell.statement(node)
+        return "the finding is not on a loop, a comprehension or a model call"
+    # a comprehension ([model(b) for b in batches]) or a call runs inside its statement: wrap that
+    target = node if isinstance(node, (cst.For, cst.While)) else cell.statement(node)
     why = needs_autograd(cell, target, facts)
     if why is not None:  # training code needs the graph: inference_mode would make backward() fail
         return why
