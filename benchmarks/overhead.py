@@ -2,10 +2,14 @@
 
     python benchmarks/overhead.py            # full run (~5 min on 2 cores)
     python benchmarks/overhead.py --quick    # smaller workloads, 3 repeats
+    python benchmarks/overhead.py --first-call-only --compare-with OTHER_CHECKOUT
 
-Modes: plain execution, %%time, %%aiperf, %%aiperf --no-hotspots, and where installed pyinstrument's
-%%pyinstrument, Scalene's %%scalene and line_profiler's %%lprun_all. Also the fixed cost of an empty
-%%aiperf cell and the time of %load_ext aiperf_magic (in fresh processes).
+Modes: plain execution, %%time, %%aiperf (every thread sampled, the default), %%aiperf sampling the
+cell's thread only (as before every thread was), %%aiperf --no-hotspots, and where installed
+pyinstrument's %%pyinstrument, Scalene's %%scalene and line_profiler's %%lprun_all. Also the fixed
+cost of an empty %%aiperf cell, the time of %load_ext aiperf_magic, and the first %%aiperf of a
+kernel, right after %load_ext and after a pause (all in fresh processes; ``--compare-with`` times
+another checkout of aiperf the same way, side by side).
 """
 
 from __future__ import annotations
@@ -24,6 +28,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PYTHON = sys.executable  # Scalene's magic swaps sys.executable for a wrapper of its own
 
+# run once before a workload, unmeasured: what the notebook's earlier cells defined
+SETUP = {
+    "thread pool": ("def work(n):\n    total = 0\n    for i in range(n):\n        total += i * i % 7\n"
+                    "    return total\n"),
+    "function loop": ("import numpy as np\ndef compute_reciprocals(values):\n    output = np.empty(len(values))\n"
+                      "    for i in range(len(values)):\n        output[i] = 1.0 / values[i]\n    return output\n"),
+}
 WORKLOADS = {
     "python loop": "total = 0\nfor i in range({n_loop}):\n    total += i * i % 7\n",
     "numpy matmul": ("import numpy as np\nrng = np.random.default_rng(0)\na = rng.random((900, 900))\n"
@@ -32,14 +43,21 @@ WORKLOADS = {
                        "df = pd.DataFrame({{'k': rng.integers(0, 1000, {n_rows}), 'v': rng.random({n_rows})}})\n"
                        "for _ in range(8):\n    g = df.groupby('k')['v'].agg(['mean', 'std', 'max'])\n"),
     "sleep loop": "import time\nfor _ in range({n_sleep}):\n    time.sleep(0.01)\n",
+    "thread pool": ("from concurrent.futures import ThreadPoolExecutor\nwith ThreadPoolExecutor(4) as pool:\n"
+                    "    totals = list(pool.map(work, [{n_pool}] * 8))\n"),
+    "function loop": "values = np.arange(1, {n_values} + 1)\nresult = compute_reciprocals(values)\n",
+    "dict appends": "rows = []\nfor i in range({n_dicts}):\n    rows.append({{'id': i, 'v': i * 0.5}})\n",
 }
-SIZES = {"full": dict(n_loop=18_000_000, n_mm=40, n_rows=2_000_000, n_sleep=100),
-         "quick": dict(n_loop=2_000_000, n_mm=10, n_rows=500_000, n_sleep=30)}
+SIZES = {"full": dict(n_loop=18_000_000, n_mm=40, n_rows=2_000_000, n_sleep=100, n_pool=1_500_000,
+                      n_values=3_000_000, n_dicts=400_000),
+         "quick": dict(n_loop=2_000_000, n_mm=10, n_rows=500_000, n_sleep=30, n_pool=300_000,
+                       n_values=500_000, n_dicts=400_000)}
+CELL_THREAD_ONLY = "%%aiperf, cell thread only"
 
 
 def available_modes(shell) -> dict[str, str]:
     modes = {"plain": "", "%%time": "%%time\n", "%%aiperf": "%%aiperf --text\n",
-             "%%aiperf --no-hotspots": "%%aiperf --text --no-hotspots\n"}
+             CELL_THREAD_ONLY: "%%aiperf --text\n", "%%aiperf --no-hotspots": "%%aiperf --text --no-hotspots\n"}
     for ext, magic, prefix in (("pyinstrument", "pyinstrument", "%%pyinstrument\n"),
                                ("scalene", "scalene", "%%scalene\n"),
                                ("line_profiler", "lprun_all", "%%lprun_all\n")):
@@ -64,6 +82,17 @@ def time_cell(shell, code: str) -> float:
     return elapsed
 
 
+def time_mode(shell, modes: dict[str, str], mode: str, body: str) -> float:
+    """One run of ``body`` under ``mode``; the cell-thread-only mode switches the all-thread sampler off."""
+    from aiperf_magic.measure import hotspots
+
+    hotspots.SAMPLE_ALL_THREADS = mode != CELL_THREAD_ONLY
+    try:
+        return time_cell(shell, modes[mode] + body)
+    finally:
+        hotspots.SAMPLE_ALL_THREADS = True
+
+
 def run_workloads(shell, repeat: int, size: str, only: list[str] | None = None) -> None:
     modes = available_modes(shell)
     rng = random.Random(1)
@@ -73,12 +102,14 @@ def run_workloads(shell, repeat: int, size: str, only: list[str] | None = None) 
             continue
         body = template.format(**SIZES[size])
         times: dict[str, list[float]] = {m: [] for m in modes}
+        if name in SETUP:
+            time_cell(shell, SETUP[name])
         time_cell(shell, body)  # warm-up: imports, caches
         for _ in range(repeat):
             order = list(modes)
             rng.shuffle(order)  # interleaved, in a different order each round
             for mode in order:
-                times[mode].append(time_cell(shell, modes[mode] + body))
+                times[mode].append(time_mode(shell, modes, mode, body))
         plain = statistics.median(times["plain"])
         cells = []
         for mode in modes:
@@ -97,16 +128,50 @@ def empty_cell_cost(shell, repeat: int = 40) -> None:
           f"{statistics.median(magic) * 1e3:.2f} ms -> fixed cost {cost * 1e3:.1f} ms per cell")
 
 
-def load_ext_time(repeat: int = 5) -> None:
-    code = ("import time\nfrom IPython.testing.globalipapp import get_ipython\nip = get_ipython()\n"
-            "t0 = time.perf_counter()\nip.run_line_magic('load_ext', 'aiperf_magic')\n"
-            "print(time.perf_counter() - t0)\n")
-    times = []
+def fresh_runs(code: str, root: Path, repeat: int) -> list[list[float]]:
+    """Run ``code`` (printing one JSON list of seconds) in ``repeat`` fresh processes importing aiperf
+    from ``root``."""
+    import json
+
+    runs = []
     for _ in range(repeat):
         out = subprocess.run([PYTHON, "-c", code], capture_output=True, text=True, check=True,
-                             cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
-        times.append(float(out.stdout.strip().splitlines()[-1]))
-    print(f"%load_ext aiperf_magic: median {statistics.median(times) * 1e3:.1f} ms over {repeat} fresh processes")
+                             cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+        runs.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return runs
+
+
+LOAD_EXT = ("import json, time\nfrom IPython.testing.globalipapp import get_ipython\nip = get_ipython()\n"
+            "t0 = time.perf_counter()\nip.run_line_magic('load_ext', 'aiperf_magic')\n"
+            "print(json.dumps([time.perf_counter() - t0]))\n")
+# the first %%aiperf of a kernel: right after %load_ext (Run All), after a pause of PAUSE_S (a person
+# reading), and the second one; an empty cell each time
+PAUSE_S = 1.0
+FIRST_CALL = ("import json, time\nfrom IPython.testing.globalipapp import get_ipython\n"
+              "from IPython.utils.capture import capture_output\nip = get_ipython()\n"
+              "def timed(code):\n    with capture_output():\n        t0 = time.perf_counter()\n"
+              "        ip.run_cell(code, store_history=False)\n        return time.perf_counter() - t0\n"
+              "ip.run_line_magic('load_ext', 'aiperf_magic')\n"
+              "{pause}first = timed('%%aiperf --text\\npass\\n')\nsecond = timed('%%aiperf --text\\npass\\n')\n"
+              "print(json.dumps([first, second]))\n")
+
+
+def load_ext_time(repeat: int = 5, roots: dict[str, Path] | None = None) -> None:
+    for label, root in (roots or {"this checkout": ROOT}).items():
+        times = [r[0] for r in fresh_runs(LOAD_EXT, root, repeat)]
+        print(f"%load_ext aiperf_magic ({label}): median {statistics.median(times) * 1e3:.1f} ms "
+              f"over {repeat} fresh processes")
+
+
+def first_call_cost(repeat: int = 5, roots: dict[str, Path] | None = None) -> None:
+    """The first %%aiperf of a fresh kernel against the second, at once and after a pause."""
+    for label, root in (roots or {"this checkout": ROOT}).items():
+        for when, pause in (("right after %load_ext", ""), (f"{PAUSE_S:g} s after %load_ext",
+                                                            f"time.sleep({PAUSE_S})\n")):
+            runs = fresh_runs(FIRST_CALL.replace("{pause}", pause), root, repeat)
+            first, second = (statistics.median(r[i] for r in runs) for i in (0, 1))
+            print(f"first %%aiperf {when} ({label}): median {first * 1e3:.1f} ms "
+                  f"(the second {second * 1e3:.1f} ms) over {repeat} fresh processes")
 
 
 def main() -> None:
@@ -114,7 +179,18 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=None)
     parser.add_argument("--only", action="append", choices=list(WORKLOADS), help="run only these workloads")
+    parser.add_argument("--first-call-only", action="store_true",
+                        help="only %%load_ext and the first %%aiperf of a kernel, in fresh processes")
+    parser.add_argument("--compare-with", metavar="DIR", type=Path,
+                        help="another checkout of aiperf, timed the same way for %%load_ext and the first call")
     args = parser.parse_args()
+    roots = {"this checkout": ROOT}
+    if args.compare_with:
+        roots[str(args.compare_with)] = args.compare_with.resolve()
+    if args.first_call_only:
+        load_ext_time(roots=roots)
+        first_call_cost(roots=roots)
+        return
     from IPython.testing.globalipapp import get_ipython
 
     os.chdir(tempfile.mkdtemp(prefix="aiperf-overhead-"))  # profilers that write files write them there
@@ -124,7 +200,8 @@ def main() -> None:
     print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians; ratio to plain in ()")
     run_workloads(shell, repeat, "quick" if args.quick else "full", args.only)
     empty_cell_cost(shell)
-    load_ext_time()
+    load_ext_time(roots=roots)
+    first_call_cost(roots=roots)
 
 
 if __name__ == "__main__":

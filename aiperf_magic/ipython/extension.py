@@ -72,10 +72,13 @@ def unload(shell: Any) -> None:
 
 
 def _warm_views() -> None:
-    """What showing the first report loads: the display module, and the panel inside a kernel."""
+    """What the first report's analysis and views load on first use: the parser's tables (a tiny cell
+    analysed), the display module, and the panel inside a kernel."""
     from ..render.frontend import can_render_widgets
+    from ..rules import analyze
     from . import display  # noqa: F401
 
+    analyze("total = 0\nfor x in range(3):\n    total += x\n")
     if can_render_widgets():
         from ..render.panel import view  # noqa: F401
 

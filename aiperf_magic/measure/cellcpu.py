@@ -34,7 +34,7 @@ def fill_cpu_profile(report: Report, probes: list[Any], lines: LineSampler | Non
     if threads is None or not threads.thread_cpu:
         return
     ident, native = cell_thread
-    natives = dict(lines.native_ids) if lines is not None else {}
+    natives = dict(lines.shares.native_ids) if lines is not None else {}
     if native is not None:
         natives[ident] = native
     samples: dict[int, int] = {}
@@ -46,9 +46,9 @@ def fill_cpu_profile(report: Report, probes: list[Any], lines: LineSampler | Non
             if nid is None:
                 continue
             samples[nid] = n
-            if tid not in lines.background:
+            if tid not in lines.shares.background:
                 cell_natives.add(nid)
-        started = {natives[t] for t in lines.started_in_cell if t in natives}
+        started = {natives[t] for t in lines.shares.started_in_cell if t in natives}
     waits: dict[int, float] = threads.thread_wait
     out = []
     for nid, (name, cpu, born) in threads.thread_cpu.items():

@@ -27,16 +27,22 @@ import weakref
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..report import Hotspot
-from ..sizing import Described
-from .lineinfo import CodeFacts, Walk, code_facts
-from .linelook import READ_AT, after_cell, look
-from .probes.threads import MIN_BUSY_CPU_S, MIN_BUSY_SHARE, ThreadCpuReader, default_reader
+from .probes.threads import ThreadCpuReader
+from .shares import ThreadShares
 from .stacks import Attribution, UserLine, attribute, find_cell_file, frame_line, label, user_stack
 
+if TYPE_CHECKING:
+    from ..sizing import Described
+    from .lineinfo import CodeFacts, Walk
+
 MAX_FUNCTION_LINES = 50
+# A line's samples at which its names are read (see .linelook): it has proved hot, and once more later.
+# Here, not in .linelook, which loads only when a line gets that hot (or with the warm-up).
+READ_AT = (2, 8)
+MAX_THREADS = 64  # other threads' stacks read per tick (in turn, when there are more)
 # Sample every thread (False: the cell's own thread only, as aiperf did before; benchmarks compare)
 SAMPLE_ALL_THREADS = True
 _INPUT = re.compile(r"^<ipython-input-(\d+)-")
@@ -77,37 +83,31 @@ class LineSampler:
         self.all_threads = all_threads
         self.read_names = read_names
         self._frames = frames
-        self._threads = threads
-        self._reader = thread_cpu
+        self.shares = ThreadShares(threads, thread_cpu)
         self._cell_files = cell_files if cell_files is not None else {}
         self._lines: dict[int | tuple[str, int], _Line] = {}  # cell lines by number, others by (file, line)
         self._facts: dict[CodeType, CodeFacts] = {}
         self.outside_s = 0.0  # time no thread of the cell was on its lines (IPython's own work...)
-        self.background: set[int] = set()  # threads that ran user code before the cell started
-        self._before: set[int] = set()
-        self._last_cpu: dict[int, float] = {}
         self.thread_samples: Counter[int] = Counter()  # ident -> samples on user lines
-        self.thread_names: dict[int, str] = {}
-        self.native_ids: dict[int, int] = {}
-        self.started_in_cell: set[int] = set()
+        self.notes: list[str] = []
         self._resolved = False
+        self._turn = 0  # where the next tick starts reading, when there are too many threads
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> None:
         """Note which threads already run user code (not the cell's) and prime their CPU clocks."""
         if not self.all_threads:
             return
-        if self._reader is None:
-            self._reader = default_reader()
         me = threading.get_ident()
-        for ident, frame in self._frames().items():
-            self._before.add(ident)
+        running_user_code = set()
+        frames = self._frames()
+        for ident, frame in frames.items():
             if ident in (me, self._thread_id):
                 continue
             stack = user_stack(frame, None)
             if stack and attribute(stack, cell_file=None, line_offset=0).lines:
-                self.background.add(ident)
-        self._read_cpu(self._before)
+                running_user_code.add(ident)
+        self.shares.start(set(frames), running_user_code)
 
     # -- one tick ----------------------------------------------------------------------------------
     def sample(self, dt: float, interval: float | None = None) -> None:
@@ -120,7 +120,7 @@ class LineSampler:
         if interval is not None:
             dt = min(dt, 2 * interval)
         found = self._attributions()
-        weights = self._weights(found, dt)
+        weights = self.shares.weights([ident for ident, _ in found], dt)
         main_cell = next((a.cell for ident, a in found if ident == self._thread_id and a.cell), None)
         counted = 0.0
         for (ident, a), w in zip(found, weights, strict=True):
@@ -130,7 +130,7 @@ class LineSampler:
             for entry in a.lines:
                 if entry is not a.cell:
                     self._add(self._line(entry), entry, w, ident)
-            if ident in self.background:
+            if ident in self.shares.background:
                 continue
             cell = a.cell
             if cell is None and main_cell is not None and ident != self._thread_id:
@@ -151,7 +151,7 @@ class LineSampler:
         if self.filename is None and self._thread_id in frames:
             # learnt from the cell's own thread first: other threads may already run its functions
             self.filename = find_cell_file(frames[self._thread_id], self._root_code)
-        for ident, frame in frames.items():
+        for ident, frame in self._some(frames):
             if ident == me:
                 continue
             main = ident == self._thread_id
@@ -165,56 +165,18 @@ class LineSampler:
                 found.append((ident, a))
         return found
 
-    def _weights(self, found: list[tuple[int, Attribution]], dt: float) -> list[float]:
-        if len(found) == 1 and found[0][0] not in self.background:
-            return [dt]  # one thread on user code (the usual cell): all of the tick is its
-        if not found:
-            return []
-        used = self._read_cpu([ident for ident, _ in found], dt)
-        bar = max(MIN_BUSY_CPU_S, MIN_BUSY_SHARE * dt)
-        cell = [i for i, (ident, _) in enumerate(found) if ident not in self.background]
-        busy = [i for i in cell if used[i] is None or used[i] >= bar]  # type: ignore[operator]
-        weights = [0.0] * len(found)
-        if busy:
-            spent = [dt if used[i] is None else used[i] for i in busy]
-            total = sum(spent)  # type: ignore[arg-type]
-            for i, s in zip(busy, spent, strict=True):
-                weights[i] = dt * s / total if total > 0 else dt / len(busy)  # type: ignore[operator]
-        else:
-            for i in cell:
-                weights[i] = dt / len(cell)
-        for i, (ident, _) in enumerate(found):
-            if ident in self.background:
-                weights[i] = min(dt, used[i] or 0.0)
-        return weights
-
-    def _read_cpu(self, idents: Iterable[int], cap: float | None = None) -> list[float | None]:
-        """CPU each thread used since it was last read (None: unknown), at most ``cap``."""
-        idents = list(idents)
-        if self._reader is None:
-            return [None] * len(idents)
-        alive = {t.ident: t for t in self._threads()}
-        out: list[float | None] = []
-        for ident in idents:
-            thread = alive.get(ident)
-            native = getattr(thread, "native_id", None)
-            if thread is None or native is None:
-                out.append(None)
-                continue
-            self.native_ids[ident] = native
-            self.thread_names[ident] = thread.name
-            cpu = self._reader(native)
-            if cpu is None:
-                out.append(None)
-                continue
-            last = self._last_cpu.get(ident)
-            if last is None and ident not in self._before and cap is not None:
-                last = 0.0  # born during the cell: all the CPU it used is since then
-                self.started_in_cell.add(ident)
-            self._last_cpu[ident] = cpu
-            used = None if last is None else max(0.0, cpu - last)
-            out.append(min(used, cap) if used is not None and cap is not None else used)
-        return out
+    def _some(self, frames: Mapping[int, FrameType]) -> list[tuple[int, FrameType]]:
+        """Every thread, or when there are more than MAX_THREADS, the cell's and a different
+        MAX_THREADS of the others at each tick, in turn: a process with hundreds of threads must not
+        make each tick walk hundreds of stacks."""
+        items = list(frames.items())
+        if len(items) <= MAX_THREADS:
+            return items
+        main = [(i, f) for i, f in items if i == self._thread_id]
+        others = [(i, f) for i, f in items if i != self._thread_id]
+        start = self._turn % len(others)
+        self._turn += MAX_THREADS
+        return main + (others[start:] + others[:start])[:MAX_THREADS]
 
     # -- per line ----------------------------------------------------------------------------------
     def _line(self, entry: UserLine) -> _Line:
@@ -237,9 +199,16 @@ class LineSampler:
         if entry.via:
             line.via[entry.via] += 1
         if self.read_names and line.samples in READ_AT and entry.frame.f_code is line.code:
-            self._look(line, entry.frame)
+            try:
+                self._look(line, entry.frame)
+            except Exception as exc:  # what a line holds is extra: its time still counts
+                self.read_names = False
+                self.notes.append(f"names on hot lines not read: {type(exc).__name__}: {exc}")
 
     def _look(self, line: _Line, frame: FrameType) -> None:
+        from .lineinfo import code_facts
+        from .linelook import look
+
         facts = code_facts(self._facts, frame.f_code).line(line.lineno)
         line.ops = facts.ops
         found = look(frame, facts)
@@ -260,6 +229,10 @@ class LineSampler:
         if self._resolved:
             return
         self._resolved = True
+        if not any(line.later or line.loop_later for line in self._lines.values()):
+            return
+        from .linelook import after_cell
+
         for line in self._lines.values():
             for name, ref in line.later.items():
                 obj = ref()

@@ -12,7 +12,8 @@ locals of a *function's* frame are another matter (docs/runtime.md, "Reading a h
   after each trace event, which made writes from other threads get lost (CPython issue 74929).
   So a function's locals are read only when its frame has no trace function, never on a
   free-threaded build (another thread's locals are not safe to read there, CPython issue 144446),
-  and at most ``MAX_READS`` times per hot line; otherwise only its globals are read.
+  and only at the few samples of a hot line that ``hotspots.READ_AT`` names; otherwise only its
+  globals are read.
 
 Sizes come from :func:`aiperf_magic.sizing.describe` without running the user's methods. What a loop
 walks is measured from the live objects its header names (the length of ``values`` for
@@ -34,7 +35,6 @@ from typing import Any
 from ..sizing import Described, describe, kind
 from .lineinfo import LineFacts, Ref, Walk
 
-READ_AT = (2, 8)  # a line's samples at which its names are read: it has proved hot, and once more later
 MAX_NAMES = 8  # names described per line
 _MISSING = object()
 _WHAT = {"len": "the length of", "rows": "the rows of", "columns": "the columns of"}

@@ -87,6 +87,8 @@ class Sampler:
             except Exception:
                 pass
             self.notes.extend(n for n in getattr(probe, "notes", []) if n not in self.notes)
+        if self.lines is not None:
+            self.notes.extend(n for n in self.lines.notes if n not in self.notes)
         return self.samples()
 
     @property

@@ -20,8 +20,9 @@ from .probes.base import THREAD_PREFIX
 _lock = threading.Lock()
 _thread: threading.Thread | None = None
 _seconds: float | None = None  # how long the warm-up took, once done
-# what the probes load on their first reading, when installed (the host's counters, NVML)
-_OPTIONAL = ("psutil", "pynvml", "aiperf_magic.measure.probes.gpu")
+# what the probes load on their first reading, when installed (the host's counters, NVML), and what
+# the sampler loads when a line first gets hot (reading its names)
+_OPTIONAL = ("psutil", "pynvml", "aiperf_magic.measure.probes.gpu", "aiperf_magic.measure.linelook")
 
 
 def start(*steps: Callable[[], object]) -> bool:

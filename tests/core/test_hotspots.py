@@ -116,7 +116,7 @@ def test_busy_workers_take_the_time_from_a_main_thread_waiting_in_join():
     hot = by_line(lines.hotspots(0.2))
     assert 8 not in hot  # the join line holds no time while the workers compute
     assert hot[3].share == pytest.approx(0.5) and hot[4].share == pytest.approx(0.5)
-    assert lines.started_in_cell == {21, 22}
+    assert lines.shares.started_in_cell == {21, 22}
 
 
 def test_when_every_thread_waits_the_cells_threads_share_the_tick():
@@ -177,7 +177,7 @@ def test_a_thread_already_running_user_code_before_the_cell_is_not_the_cells():
     assert list(hot) == [3] and hot[3].share == pytest.approx(1.0)
     (fn,) = lines.function_lines(0.1)
     assert fn.line == 2 and fn.seconds == pytest.approx(0.025)  # the CPU it used, not the cell's time
-    assert 40 in lines.background
+    assert 40 in lines.shares.background
 
 
 def test_the_cells_thread_outside_run_code_is_not_the_cell():

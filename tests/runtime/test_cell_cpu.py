@@ -72,8 +72,8 @@ def test_host_probe_measures_the_whole_machines_cpu_over_the_cell() -> None:
 
 def lines_seen(samples: dict[int, int], natives: dict[int, int], background: set[int] = frozenset(),
                started: set[int] = frozenset()) -> Any:
-    return SimpleNamespace(thread_samples=Counter(samples), native_ids=natives, background=set(background),
-                           started_in_cell=set(started))
+    shares = SimpleNamespace(native_ids=natives, background=set(background), started_in_cell=set(started))
+    return SimpleNamespace(thread_samples=Counter(samples), shares=shares)
 
 
 def test_the_cells_threads_against_the_kernels_and_the_machine() -> None:
