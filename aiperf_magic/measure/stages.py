@@ -37,14 +37,14 @@ class Stage(Protocol):
 def stage_classes() -> list[type]:
     """The classes of the stages every ``%%aiperf`` cell runs, in order (importing them loads the
     analysis: libcst, the rules; :mod:`.warmup` does it in the background when the extension loads)."""
-    from ..rules.stage import AnalysisStage  # lazy: libcst loads after load_ext, not during it
+    from ..rules.stage import AnalysisStage, FrameWeightStage  # lazy: libcst loads after load_ext, not during it
     from ..verdicts.stage import VerdictStage
     from .cluster.stage import ClusterStage
     from .frames import FramesStage
     from .torch_profile import TorchProfileStage
 
     # static findings first; verdict last: it links the findings the other stages added
-    return [AnalysisStage, ClusterStage, FramesStage, TorchProfileStage, VerdictStage]
+    return [AnalysisStage, ClusterStage, FramesStage, FrameWeightStage, TorchProfileStage, VerdictStage]
 
 
 def default_stages() -> list[Stage]:

@@ -21,6 +21,12 @@ from ..sizing import measure  # shared with the sampler, which must not load the
 
 MIN_SHARE = 0.05  # of the run's sampled time: below it, the lines cost nothing worth a card
 LARGE = {"rows": 10_000, "items": 10_000, "elements": 1_000_000}  # data sizes at which a trap bites
+# Codes whose harm is not the time their lines take (a deprecation warns every time the code runs):
+# the run cannot weigh them by time; they are shown when the cell ran them.
+NOT_TIME = frozenset({"AIP503"})
+_LOOPS = (cst.For, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
+_WRAPPERS = ("enumerate", "zip", "tqdm", "list", "sorted", "reversed")
+_ROW_ITERATORS = ("iterrows", "itertuples")
 
 
 def line_time(hotspots: Sequence[Hotspot], first: int | None, last: int | None) -> tuple[float, float]:
@@ -63,6 +69,15 @@ def weigh(
     found = sizes(node, namespace)
     finding.evidence = {"share": round(share, 4), "seconds": round(seconds, 6), **found}
     large = [f"{n:,} {kind}" for kind, n in found.items() if n >= LARGE[kind]]
+    if isinstance(node, _LOOPS):
+        # what a loop costs grows with the items it walks, not with the size of each: 200 rows of a
+        # 1,000,000-element array are 200 iterations
+        walked = loop_iterations(node, namespace)
+        if walked is not None:
+            finding.evidence["iterations"] = walked
+            large = [f"{walked:,} iterations"] if walked >= LARGE["items"] else []
+    if finding.code in NOT_TIME and sampled:
+        return  # the cell ran it: a deprecation warns whatever its lines cost
     if not sampled:
         if finding.preview and not large:
             finding.shown = False
@@ -76,3 +91,55 @@ def weigh(
     finding.hidden_reason = (
         f"{what}its lines took {share:.0%} of the {wall_s:.3g} s run ({data}): negligible here"
     )
+
+
+def loop_iterations(node: cst.CSTNode, namespace: Mapping[str, Any] | None) -> int | None:
+    """How many items a loop walks, from the live object it iterates (the first axis of an array or
+    tensor, the rows of ``df.iterrows()``, a ``range`` of live bounds); None when not known."""
+    it: cst.BaseExpression | None = None
+    if isinstance(node, cst.For):
+        it = node.iter
+    elif isinstance(node, (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+        it = node.for_in.iter
+    while isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in _WRAPPERS and it.args:
+        it = it.args[0].value
+    if not namespace or it is None:
+        return None
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _ROW_ITERATORS:
+        it = it.func.value
+    if isinstance(it, cst.Name) and it.value in namespace:
+        return _length(namespace[it.value])
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
+        bounds = [live_int(a.value, namespace) for a in it.args if a.keyword is None]
+        if bounds and all(b is not None for b in bounds) and len(bounds) <= 3:
+            try:
+                return len(range(*bounds))  # type: ignore[arg-type]
+            except ValueError:
+                return None
+    return None
+
+
+def _length(obj: Any) -> int | None:
+    """``len(obj)`` for data whose length is its size (a container, a frame's rows, the first axis of
+    an array or tensor, a dataset); None for anything else, whose ``len`` could run the user's code."""
+    kind, _ = measure(obj)
+    if kind is None:
+        return None
+    try:
+        return len(obj)
+    except TypeError:  # a 0-d array or tensor
+        return None
+
+
+def live_int(node: cst.BaseExpression, namespace: Mapping[str, Any]) -> int | None:
+    """An integer the code spells or names: ``1000``, ``n`` (live), ``len(xs)`` (the live length)."""
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    value = namespace.get(node.value) if isinstance(node, cst.Name) else None
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
+        inner = node.args[0].value
+        if isinstance(inner, cst.Name) and inner.value in namespace:
+            return _length(namespace[inner.value])
+    return None

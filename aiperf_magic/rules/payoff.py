@@ -20,7 +20,7 @@ import libcst as cst
 from ..cell.parsed import ParsedCell
 from ..cell.tree import call_name, walk_all
 from ..report import Finding
-from .evidence import measure
+from .evidence import loop_iterations, measure
 
 # A loop turned into one array expression: from these sizes on, the array form is faster (measured
 # with ``benchmarks/fixes.py`` and ``benchmarks/fix_coverage.py``: a range or an array of 1,000
@@ -70,6 +70,8 @@ def decide(
 
 def _loop_items(node: cst.CSTNode | None, namespace: Mapping[str, Any]) -> tuple[int | None, bool]:
     """(number of items the flagged loop walks, whether they are a Python list or tuple)."""
+    if node is None:
+        return None, False
     it: Any = None
     if isinstance(node, cst.For):
         it = node.iter
@@ -77,28 +79,8 @@ def _loop_items(node: cst.CSTNode | None, namespace: Mapping[str, Any]) -> tuple
         it = node.for_in.iter
     while isinstance(it, cst.Call) and call_name(it) in ("enumerate", "zip") and it.args:
         it = it.args[0].value
-    if isinstance(it, cst.Name) and it.value in namespace:
-        value = namespace[it.value]
-        kind, size = measure(value)
-        return (size if kind else None), isinstance(value, (list, tuple))
-    if isinstance(it, cst.Call) and call_name(it) == "range":
-        bounds = [_live_int(a.value, namespace) for a in it.args if a.keyword is None and not a.star]
-        if bounds and all(b is not None for b in bounds):
-            return len(range(*bounds)), False  # type: ignore[arg-type]
-    return None, False
-
-
-def _live_int(node: cst.BaseExpression, namespace: Mapping[str, Any]) -> int | None:
-    if isinstance(node, cst.Integer):
-        return int(node.evaluated_value)
-    if isinstance(node, cst.Name) and isinstance(namespace.get(node.value), int):
-        return int(namespace[node.value])
-    if isinstance(node, cst.Call) and call_name(node) == "len" and len(node.args) == 1:
-        inner = node.args[0].value
-        if isinstance(inner, cst.Name) and inner.value in namespace:
-            kind, size = measure(namespace[inner.value])
-            return size if kind else None
-    return None
+    is_list = isinstance(it, cst.Name) and isinstance(namespace.get(it.value), (list, tuple))
+    return loop_iterations(node, namespace), is_list
 
 
 def _arrays(

@@ -12,28 +12,14 @@ over the lines that took most of the run; the verdicts word their advice from it
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..report import Hotspot, Report
+from ..rules.from_run.callees import kinds_of
 
 # the lines that together took this share of the cell are the ones the advice speaks of
 COVER = 0.6
 MIN_SHARE = 0.15  # a line under this share of the run is not what the cell spends its time on
-
-MODEL_CALLEES = ("Module._wrapped_call_impl", "Module._call_impl", "Tensor.backward", "backward",
-                 "Optimizer.", "_disable_dynamo", "GradScaler.")
-LOADER_CALLEES = ("_BaseDataLoaderIter.__next__", "_SingleProcessDataLoaderIter", "default_collate", "collate")
-PANDAS_CALLEES = ("DataFrame.", "Series.", "NDFrame.", "_LocationIndexer.", "_iLocIndexer.", "_LocIndexer.",
-                  "_AtIndexer.", "_iAtIndexer.", "_ScalarAccessIndexer.", "IndexingMixin.", "Index.", "concat",
-                  "merge", "GroupBy.")
-READ_CALLEES = ("read_csv", "read_table", "read_json", "read_excel", "read_parquet", "TextFileReader.", "_read",
-                "loadtxt", "genfromtxt")
-WAIT_CALLEES = ("sleep", "urlopen", "get", "post", "request", "Session.", "recv", "recv_into", "readinto",
-                "_wait_for_tstate_lock", "wait", "acquire", "result", "select", "poll", "connect")
-
-KINDS = ("model", "loader", "pandas", "read", "wait", "numpy", "python", "other")
-
 
 @dataclass
 class HotWork:
@@ -43,44 +29,6 @@ class HotWork:
     line: int | None  # the line with most of that kind of work (the cell body's numbering)
     share: float  # the run's share that kind of work took on the hot lines
     text: str = ""  # that line's source, stripped
-
-
-def kinds_of(h: Hotspot) -> dict[str, float]:
-    """One line's work by kind, as shares of its samples: each library function its samples were
-    in counts for that function's kind; samples in no library function (the line's own bytecode, or
-    C code it calls directly: NumPy's operators, list lookups, torch's indexing) count as "python",
-    or "wait" on a ``time.sleep`` line."""
-    out: defaultdict[str, float] = defaultdict(float)
-    total = max(h.samples, sum(h.callees.values()), 1)
-    types = " ".join(h.types.values())
-    for label, n in h.callees.items():
-        out[_kind(label, types)] += n / total
-    rest = 1.0 - sum(out.values())
-    if rest > 1e-9:
-        out["wait" if "sleep" in h.text else "python"] += rest
-    return out
-
-
-def _kind(label: str, types: str) -> str:
-    if _starts(label, LOADER_CALLEES):
-        return "loader"
-    if _starts(label, MODEL_CALLEES):
-        return "model"
-    if _starts(label, READ_CALLEES):
-        return "read"
-    if _starts(label, PANDAS_CALLEES) or (label in ("apply", "map") and "pandas" in types):
-        return "pandas"
-    if _starts(label, WAIT_CALLEES):
-        return "wait"
-    if "." not in label and "numpy" in types:
-        return "numpy"  # NumPy's functions are plain names (sum, _mean): a call on the line's arrays
-    if "torch" in types:
-        return "model"
-    return "other"
-
-
-def _starts(label: str, prefixes: Iterable[str]) -> bool:
-    return any(label == p or label.startswith(p) for p in prefixes)
 
 
 def hot_lines(report: Report) -> list[Hotspot]:

@@ -165,18 +165,21 @@ def gil_bound(st: RunStats, th: Thresholds) -> Verdict | None:
         # other processes hold the cores; the run-queue wait of threads that ended within the cell
         # is lost with them, so the process's own CPU time understates what it asked for
         low /= 2
-    if st.cores < 2 or st.busy_threads_mean is None or st.multi_thread_share < th.gil_thread_share:
+    sampled = st.busy_threads_mean is not None and st.multi_thread_share >= th.gil_thread_share
+    if st.cores < 2 or not (sampled or st.busy_cell_threads >= 2):
         return None
     if not low <= st.cores_wanted <= high:
         return None
+    running = (f"{st.busy_threads_mean:.1f} Python threads were running on average" if sampled and st.busy_threads_mean
+               else f"{st.busy_cell_threads} of the cell's threads each ran for a tenth of its time or more")
     return Verdict(
         "AIP902",
         "GIL-bound",
-        f"{st.busy_threads_mean:.1f} Python threads were running on average, yet "
-        f"together they used {st.cores_used:.1f} of {st.cores} cores: they take turns holding "
+        f"{running}, yet together they used {st.cores_used:.1f} of {st.cores} cores: they take turns holding "
         f"the GIL.",
         {
-            "busy_threads_mean": round(st.busy_threads_mean, 2),
+            "busy_threads_mean": round(st.busy_threads_mean or 0.0, 2),
+            "busy_cell_threads": float(st.busy_cell_threads),
             "multi_thread_percent": _pct(st.multi_thread_share),
             "process_cpu_cores": round(st.cores_used, 2),
             "cores": float(st.cores),

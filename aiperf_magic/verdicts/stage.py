@@ -28,7 +28,9 @@ from .checks import (
     waiting,
 )
 from .cluster import cluster_verdicts
-from .stats import summarise
+from .stats import busy_cell_threads, summarise
+
+STARVED_MIN_WALL_S = 0.1
 
 if TYPE_CHECKING:
     from ..measure.run import CellRun
@@ -84,7 +86,9 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
     th = thresholds
     n = len(report.samples)
     cluster = cluster_verdicts(report, th)
-    if n < 2 or (n < th.min_samples and report.wall_s < th.min_wall_s):
+    # threads that hold the GIL starve the sampler of ticks; their CPU clocks are exact all the same
+    starved = busy_cell_threads(report) >= 2 and report.wall_s >= STARVED_MIN_WALL_S
+    if n < 2 or (n < th.min_samples and report.wall_s < th.min_wall_s and not starved):
         if cluster:  # the cluster's task stream is the evidence: the driver's samples are not needed
             return Diagnosis(_relate(cluster, {f.code for f in report.findings}))
         return Diagnosis(

@@ -66,6 +66,7 @@ class RunStats:
     # it ran (the kernel's and aiperf's own threads left out), and what other processes took meanwhile
     cell_cores: float = 0.0
     other_cores: float | None = None  # CPU of other processes over the cell / wall time
+    busy_cell_threads: int = 0  # threads that shared the cell's work (see busy_cell_threads)
 
     @property
     def cores_wanted(self) -> float:
@@ -114,6 +115,22 @@ def _gpu_stats(report: Report, busy_util: float) -> GpuStats | None:
         # torch's allocator peak is per device; without the device, compare with the smallest card
         worst = max(worst or 0.0, report.cuda_peak_bytes / min(totals))
     return GpuStats([g.index for g in gpus], util_mean, busy_share, worst)
+
+
+BUSY_THREAD_SHARE = 0.1  # of the wall time, on a CPU: a thread that worked
+MOST_WORK_SHARE = 0.6  # of the busy threads' CPU: one thread this busy did the work, the others helped
+
+
+def busy_cell_threads(report: Report) -> int:
+    """How many of the cell's threads shared its work: each used a CPU for a tenth of the wall time
+    or more, and none did most of it (exact, from each thread's CPU clock: the count holds even when
+    such threads starve the sampler of ticks). 1 when one thread did most of the work."""
+    if report.wall_s <= 0:
+        return 0
+    busy = [t.cpu_s for t in report.thread_times if t.cell and t.cpu_s >= BUSY_THREAD_SHARE * report.wall_s]
+    if len(busy) >= 2 and max(busy) > MOST_WORK_SHARE * sum(busy):
+        return 1
+    return len(busy)
 
 
 def cell_cpu(report: Report) -> float:
@@ -166,4 +183,5 @@ def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
         gpu=_gpu_stats(report, busy_util),
         cell_cores=cell_cpu(report) / report.wall_s if report.wall_s > 0 else cores_used,
         other_cores=report.other_cpu_s / wall_s if report.other_cpu_s is not None and wall_s > 0 else None,
+        busy_cell_threads=busy_cell_threads(report),
     )

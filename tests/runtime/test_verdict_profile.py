@@ -106,3 +106,16 @@ def test_a_sleeping_cell_is_told_it_sleeps() -> None:
     report.hotspots = [hot(5, 0.9, {}, "time.sleep(0.06)")]
     v = compute_verdict(report, mem_total_bytes=RAM)
     assert v is not None and v.code == "AIP903" and "sleeps (line 6)" in v.advice
+
+
+def test_threads_that_starve_the_sampler_are_judged_by_their_own_cpu_clocks() -> None:
+    # four threads of pure Python took turns for 0.3 s; holding the GIL, they let the sampler tick 4 times
+    report = timeline(n=4, interval=0.075, cpu_cores=0.97, cores=2, busy_threads=None)
+    report.thread_times = [ThreadTime(f"Thread-{i}", cpu_s=0.072, cell=True, started=True) for i in range(4)]
+    report.thread_times.append(ThreadTime("MainThread", cpu_s=0.002, cell=True))
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP902" and v.evidence["busy_cell_threads"] == 4.0
+    assert "4 of the cell's threads" in v.sentence
+    report.thread_times = [ThreadTime("MainThread", cpu_s=0.25, cell=True),
+                           ThreadTime("Thread-1", cpu_s=0.04, cell=True, started=True)]
+    assert diagnose(report, mem_total_bytes=RAM).verdicts == []  # one thread did the work: too few samples

@@ -71,6 +71,12 @@ def sequential_blocking_io(facts: Facts) -> Iterator[Hit]:
                 break
 
 
+def chained_requests(loop: Loop) -> bool:
+    """Some call of the loop takes what an earlier one returned in the loop (see :func:`_chained`):
+    asked about a loop whose waits the run measured, when the call that waits is out of sight."""
+    return any(c.loop is loop and _chained(loop, c) for c in loop.calls)
+
+
 def _chained(loop: Loop, call: Call) -> bool:
     """Each request needs what the previous response said (a cursor or next-page URL read from it,
     a "has more" flag a while loop tests): the requests depend on each other, and no pool can send

@@ -56,7 +56,8 @@ def _element(cell: ParsedCell, param: str, rows: bool, frame: str) -> Subst:
     return subst
 
 
-def _axis(call: Call) -> str | None:
+def axis_of(call: Call) -> str | None:
+    """The axis an ``apply`` call names: "1" for rows, "0" for columns, "?" when computed, None when absent."""
     arg = call.kwarg("axis")
     if arg is None:
         return None
@@ -139,7 +140,7 @@ def rowwise_apply(facts: Facts) -> Iterator[Hit]:
         kind = owner.kind if owner is not None else None
         if kind in ("model", "compiled_model", "dict", "list", "thread_pool", "process_pool") or (owner and owner.tiny):
             continue  # a module's apply(init), a pool's map; or a frame of a few rows typed in the cell
-        axis = _axis(call)
+        axis = axis_of(call)
         rows = axis == "1"
         func = call.node.args[0].value
         if rows and call.method == "apply" and _reducer(facts, func):

@@ -1,0 +1,106 @@
+"""The run weighs findings that a static rule or the frame profiler made, by what they would save.
+
+- AIP506 (compile the model): compiling removes Python's dispatch per module call, not the
+  arithmetic. Each call's measured time is set against its dispatch (about ``DISPATCH_S`` per leaf
+  module on a CPU); when the arithmetic dominates (a wide MLP on batches of 100), compiling saves
+  little and the finding is kept out of view.
+- AIP101 on a ``DataLoader`` the cell never iterates (a test loader made next to the train loader):
+  it is not what the cell spends its time on; the loop that does iterate a loader is reported by
+  :mod:`.loading` where the time went.
+- AIP303 (narrower dtypes) on a frame under ``SMALL_FRAME_BYTES``: the memory it would save is too
+  little to matter; the finding stays in the report, not shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import libcst as cst
+
+from ...cell.tree import walk_all
+from ...report import Finding, Report
+from ...sizing import kind
+from ..engine import Analysis
+from ..evidence import line_time, loop_iterations
+from ..facts import unwrap_iterable
+
+# Eager PyTorch's Python overhead per leaf module call: 4 to 7 µs for tiny Linear/ReLU layers on this
+# project's 2-core machine (one thread), more when it is busy; compiling can save about this much.
+DISPATCH_S = 10e-6
+DISPATCH_SHARE = 0.2  # compiling is worth a card when the dispatch is at least this share of a call
+SMALL_FRAME_BYTES = 10 * 1024**2
+
+
+def judge_static(analysis: Analysis, report: Report, namespace: Mapping[str, Any]) -> None:
+    for finding in analysis.findings:
+        node = analysis.node_of(finding)
+        if finding.code == "AIP506" and finding.shown and node is not None:
+            _eager_calls(finding, node, report, namespace)
+        elif finding.code == "AIP101" and node is not None and not finding.evidence.get("from_run"):
+            _never_iterated(finding, node, analysis)
+
+
+def _eager_calls(finding: Finding, loop: cst.CSTNode, report: Report, namespace: Mapping[str, Any]) -> None:
+    _, seconds = line_time(report.hotspots, finding.line, finding.end_line)
+    counted = [h.loop_count for h in report.hotspots if h.loop_line == finding.line and h.loop_count]
+    calls = max(counted) if counted else loop_iterations(loop, namespace)
+    leaves = _leaf_modules(loop, namespace)
+    if not seconds or not calls or not leaves:
+        return
+    per_call = seconds / calls
+    dispatch = leaves * DISPATCH_S
+    finding.evidence.update({"per_call_s": round(per_call, 6), "leaf_modules": leaves})
+    if dispatch >= DISPATCH_SHARE * per_call:
+        return
+    finding.shown = False
+    finding.hidden_reason = (
+        f"each of the {calls:,} calls took {per_call * 1e3:.2g} ms for {leaves} layers, of which Python's dispatch "
+        f"is about {dispatch * 1e3:.2g} ms: the arithmetic takes the time, and compiling would save little"
+    )
+
+
+def _leaf_modules(loop: cst.CSTNode, namespace: Mapping[str, Any]) -> int | None:
+    """Leaf modules of the live torch model the loop calls (``model(x)``)."""
+    for node in walk_all(loop):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            model = namespace.get(node.func.value)
+            if model is not None and kind(model) == "module":
+                try:
+                    return sum(1 for m in model.modules() if next(m.children(), None) is None) or 1
+                except Exception:  # a module whose children cannot be listed
+                    return None
+    return None
+
+
+def _never_iterated(finding: Finding, node: cst.CSTNode, analysis: Analysis) -> None:
+    facts = analysis.facts
+    if facts is None:
+        return
+    names = {t.value for a in facts.assigns if a.value is node for t in a.targets if isinstance(t, cst.Name)}
+    if len(names) != 1:
+        return
+    (name,) = names
+    for loop in facts.loops:
+        it = unwrap_iterable(facts, loop.iter)
+        if isinstance(it, cst.Name) and it.value == name:
+            return
+    for call in facts.calls:
+        args = call.node.args
+        if call.node is not node and any(isinstance(a.value, cst.Name) and a.value.value == name for a in args):
+            return  # handed to a function (train(model, loader)) or to iter()/next(): it may be read there
+    finding.shown = False
+    finding.hidden_reason = f"the cell never iterates {name} (no loop walks it and no call receives it)"
+
+
+def weigh_frames(report: Report) -> None:
+    """Keep AIP303 out of view for frames too small for their dtypes to matter."""
+    sizes = {f"{p.kind} `{p.name}` uses": p.memory_bytes for p in report.frames}
+    for finding in report.findings:
+        if finding.code != "AIP303" or not finding.shown:
+            continue
+        held = next((n for head, n in sizes.items() if finding.message.startswith(head)), None)
+        if held is not None and held < SMALL_FRAME_BYTES:
+            finding.shown = False
+            finding.hidden_reason = (f"the frame holds {held / 1024**2:.1f} MB: under 10 MB, narrower dtypes "
+                                     "save too little memory to matter")

@@ -1,0 +1,130 @@
+"""Why a site cost what it did, continued: batches loaded in the main process (AIP101), pure Python
+in threads (AIP401) and blocking calls one after another (AIP402).
+
+These traps spend their time away from the line a static rule flags: a ``DataLoader(...)`` line
+costs nothing, the loop that iterates the loader pays for every ``__getitem__`` and collation; a
+``Thread(...)`` line costs nothing, the threads' lines take turns holding the GIL. The run says
+which loader a loop iterated and what its batches cost, which lines ran in several threads, which
+waits were sockets. The finding sits on the loop where the time went; the fix still goes to the
+line that makes the loader or the threads, when the cell holds it.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ... import units as fmt
+from ..data_loading.datasets import COSTLY, live_cost
+from ..facts import Loop, unwrap_iterable
+from .callees import LOADER_CALLEES, NETWORK_CALLEES
+from .run import MISSING, Explained, Run
+from .shapes import work_shares
+from .sites import Site, counts
+
+LOADING_SHARE = 0.2  # of the cell, spent getting the next batch
+USER_WORK_SHARE = 0.1  # of the cell, in the dataset's own Python (``__getitem__``, a collate_fn)
+GIL_CORES = 1.4  # threads of pure Python that together used under this many cores took turns
+WAIT_SHARE = 0.5  # of the site's samples, in a socket or HTTP call
+MIN_REQUESTS = 4
+
+
+# -- AIP101 ---------------------------------------------------------------------------------------
+def loader_loop(site: Site, run: Run) -> Explained | None:
+    loop = site.loop
+    if loop is None or loop.kind != "for":
+        return None
+    header = next((h for h in site.lines if h.line == site.first), None)
+    if header is None or header.share < LOADING_SHARE:
+        return None
+    if sum(n for label, n in header.callees.items() if label.startswith(LOADER_CALLEES)) < 0.5 * header.samples:
+        return None
+    name = _iterated_name(site, loop)
+    loader = run.live(site, name) if name else MISSING
+    workers = getattr(loader, "num_workers", None) if loader is not MISSING else None
+    text = site.described(name) if name else None
+    if workers is None and text is not None and "num_workers=0" in text:
+        workers = 0
+    if workers != 0:
+        return None
+    dataset = getattr(loader, "dataset", None) if loader is not MISSING else None
+    own, parts = _dataset_work(run)
+    if own < USER_WORK_SHARE:
+        # no measured Python of the user's per sample: only a dataset known to decode or read (a
+        # torchvision one) is worth workers; tensors in memory (TensorDataset) are one indexing each
+        if dataset is None or live_cost(dataset) != COSTLY:
+            return None
+        parts = [f"{type(dataset).__name__} reads and decodes each sample"]
+    batches = f" for {site.loop_count:,} batches" if site.loop_count else ""
+    where = "; ".join(parts)
+    evidence = (f"{run.took(site)}; getting each batch took {fmt.percent(header.share)} of it, in the main "
+                f"process{batches} ({name}: num_workers=0): {where}")
+    numbers = {"loading_share": round(header.share, 4), "user_work": round(own, 4)}
+    return Explained("AIP101", site, None, evidence, numbers)
+
+
+def _iterated_name(site: Site, loop: Loop) -> str | None:
+    it = unwrap_iterable(site.code.facts, loop.iter)
+    return it.value if isinstance(it, cst.Name) else None
+
+
+def _dataset_work(run: Run) -> tuple[float, list[str]]:
+    """The share of the cell spent in the user's dataset methods and collate functions, by function."""
+    by_function: dict[str, float] = {}
+    where: dict[str, str] = {}
+    for h in run.report.function_lines:
+        function = h.function or ""
+        if not _per_sample(function):
+            continue
+        by_function[function] = by_function.get(function, 0.0) + h.own_seconds / max(run.wall_s, 1e-9)
+        where[function] = h.where or ""
+    total = sum(by_function.values())
+    parts = [f"{fn} ({where[fn]}) {fmt.percent(min(1.0, s))}" for fn, s in
+             sorted(by_function.items(), key=lambda kv: -kv[1])[:3]]
+    return min(1.0, total), parts
+
+
+def _per_sample(function: str) -> bool:
+    """A dataset's ``__getitem__``/``__getitems__``, a collate function, a transform's ``__call__``."""
+    leaf = function.split(".")[-1]
+    return leaf in ("__getitem__", "__getitems__", "__call__") or "collate" in leaf or "transform" in leaf
+
+
+# -- AIP401 ---------------------------------------------------------------------------------------
+def cpu_threads(site: Site, run: Run) -> Explained | None:
+    if site.threads < 2 or not counts(site) or work_shares(site).get("python", 0.0) < 0.6:
+        return None
+    cores = run.report.cpu_s / run.wall_s if run.wall_s > 0 else 0.0
+    if cores > GIL_CORES:
+        return None  # the threads ran in parallel: they are not waiting for the GIL
+    evidence = (f"{run.took(site)}: pure Python, so the threads took turns holding the GIL "
+                f"(the process used {cores:.1f} cores)")
+    return Explained("AIP401", site, None, evidence, {"threads": site.threads, "process_cores": round(cores, 2)})
+
+
+# -- AIP402 ---------------------------------------------------------------------------------------
+def blocking_io(site: Site, run: Run) -> Explained | None:
+    loop = site.loop
+    if loop is None or not counts(site) or site.threads > 1:
+        return None
+    if _waits(site) < WAIT_SHARE:
+        return None
+    cores = run.report.cpu_s / run.wall_s if run.wall_s > 0 else 1.0
+    n = site.loop_count
+    if cores >= 0.5 or (n is not None and n < MIN_REQUESTS) or _paced(loop):
+        return None
+    from ..concurrency.blocking_io import chained_requests  # the static rule's own test
+
+    if chained_requests(loop):
+        return None  # each request needs the last response (a cursor): no pool can send them together
+    requests = f", {n:,} requests one after another" if n else ""
+    evidence = f"{run.took(site)} waiting on the network{requests}; the process's CPU was {cores:.0%} busy"
+    return Explained("AIP402", site, loop.node, evidence, {"requests": n})
+
+
+def _waits(site: Site) -> float:
+    waits = sum(n for label, n in site.callees().items() if label.startswith(NETWORK_CALLEES))
+    return waits / max(1, site.samples)
+
+
+def _paced(loop: Loop) -> bool:
+    return any(c.qname == "time.sleep" for c in loop.calls)

@@ -1,0 +1,171 @@
+"""From explained sites to the findings the report shows.
+
+Each :class:`~.run.Explained` becomes one finding on the line that costs, with the run's evidence in
+its message and in ``finding.evidence``. When a static rule of the same code already flagged that
+code (the same loop, the same call, or for AIP101/AIP401 the loader or the threads the hot loop
+runs), that finding is the one shown, moved to the costly line if it sat on a line that cost nothing,
+and keeps its rewrite. Otherwise the finding is new, and the rule's fixer is asked for the rewrite of
+the node the evidence points at, as if the rule had flagged it: a fixer that cannot rewrite it says
+why. A finding about a function defined in another cell sits on this cell's line that calls it; its
+rewrite belongs to that cell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import libcst as cst
+
+from ...report import Finding, Fix, Hotspot, Report
+from ..engine import Analysis
+from ..fixing import edits_for, to_fix
+from ..registry import all_rules
+from ..suppress import is_suppressed
+from .helpers import caller_of, helper_sites, top_function
+from .judge import judge_static
+from .loading import blocking_io, cpu_threads, loader_loop
+from .run import Explained, Run
+from .shapes import list_lookups, numeric_loop, row_apply, row_loop
+from .sites import Code, Site, sites_of
+
+Shape = Callable[[Site, Run], "Explained | None"]
+# asked in this order; the first that explains a site names it
+SHAPES: tuple[Shape, ...] = (loader_loop, cpu_threads, row_apply, row_loop, list_lookups, blocking_io, numeric_loop)
+
+
+def explain(site: Site, run: Run) -> Explained | None:
+    for shape in SHAPES:
+        found = shape(site, run)
+        if found is not None:
+            return found
+    return None
+
+
+def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str, Any]) -> list[Finding]:
+    """Add to ``analysis.findings`` what the run's hot lines explain; returns the findings it made
+    or changed."""
+    if analysis.cell is None or analysis.facts is None or not (report.hotspots or report.function_lines):
+        return []
+    run = Run(report, namespace, Code(analysis.cell, analysis.facts))
+    placed: list[Finding] = []
+    seen: set[tuple[str, int]] = set()
+    found: list[tuple[Explained, Hotspot | None]] = []
+    for site in sites_of(run.cell, report.hotspots):
+        ex = explain(site, run)
+        if ex is not None:
+            found.append((ex, None))
+    for site, caller in helper_sites(run):
+        ex = explain(site, run)
+        if ex is not None:
+            found.append((ex, caller))
+    for ex, caller in found:
+        if ex.site.code is not run.cell and caller is None:
+            caller = caller_of(run, ex.site)
+            if caller is None:
+                continue  # a function of elsewhere that no line of this cell called (a background thread)
+        finding = _place(analysis, run, ex, caller)
+        if finding is None or (finding.code, finding.line or 0) in seen:
+            continue
+        seen.add((finding.code, finding.line or 0))
+        placed.append(finding)
+    judge_static(analysis, report, namespace)
+    return placed
+
+
+def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None) -> Finding | None:
+    cell = analysis.cell
+    assert cell is not None
+    at = _position(run, ex, caller)
+    if at is None:
+        return None
+    line, col, end_line, end_col = at
+    if is_suppressed(analysis.source.splitlines(), line, end_line, ex.code):
+        return None
+    rule = all_rules()[ex.code]
+    static = _static_match(analysis, run, ex, line, end_line) if caller is None else None
+    numbers = {"share": round(ex.site.share, 4), "seconds": round(ex.site.seconds, 6),
+               "hot_line": ex.site.hottest.line if caller is None else caller.line,
+               **{k: v for k, v in ex.numbers.items() if v is not None}}
+    sentence = ex.evidence[:1].upper() + ex.evidence[1:]
+    if static is not None:
+        finding, node = static
+        if ex.code in ("AIP101", "AIP401"):  # its line cost nothing: it moves to where the time went
+            finding.line, finding.col, finding.end_line, finding.end_col = line, col, end_line, end_col
+    else:
+        finding = Finding(code=ex.code, name=rule.name, message=rule.message, line=line, col=col,
+                          end_line=end_line, end_col=end_col, preview=rule.preview)
+        analysis.findings.append(finding)
+        node = ex.node if ex.site.code is run.cell else None
+        if node is not None:
+            analysis.nodes[id(finding)] = node
+        _fix(analysis, finding, node, ex, rule.fixer is not None)
+    finding.message = f"{sentence}. {finding.message}"
+    finding.evidence.update(numbers)
+    finding.evidence["from_run"] = True
+    finding.shown, finding.hidden_reason = True, None
+    return finding
+
+
+def _fix(analysis: Analysis, finding: Finding, node: cst.CSTNode | None, ex: Explained, fixable: bool) -> None:
+    if not fixable:
+        return
+    if node is None:
+        function = top_function(ex.site.hottest.function) or "the function"
+        title = all_rules()[finding.code].fix_title
+        finding.fix = Fix(title=title, reason=f"the loop is in {function}, defined in {ex.site.code.where}: "
+                          "its rewrite belongs there")
+        finding.fixable = False
+        return
+    finding.fix = to_fix(analysis, finding, edits_for(analysis, finding))
+    finding.fixable = bool(finding.fix.source)
+
+
+def _position(run: Run, ex: Explained, caller: Hotspot | None) -> tuple[int, int, int, int] | None:
+    cell = run.cell.cell
+    if caller is not None:  # the cell's line that called into the function
+        text = run.report.source.splitlines()[caller.line - 1] if run.report.source else ""
+        indent = len(text) - len(text.lstrip())
+        return caller.line, indent + 1, caller.line, len(text.rstrip()) + 1
+    node = ex.at or (ex.site.loop.node if ex.site.loop is not None else None)
+    if node is not None:
+        return cell.user_range(node)
+    line = ex.site.hottest.line
+    return line, 1, line, 1
+
+
+def _static_match(analysis: Analysis, run: Run, ex: Explained, line: int, end_line: int
+                  ) -> tuple[Finding, cst.CSTNode | None] | None:
+    """The static finding of the same code that names the same trap."""
+    same = [f for f in analysis.findings if f.code == ex.code]
+    for f in same:
+        node = analysis.node_of(f)
+        if node is not None and node is ex.node:
+            return f, node
+    if ex.code == "AIP101":
+        return _loader_finding(analysis, ex, same)
+    if ex.code == "AIP401":
+        return next(((f, analysis.node_of(f)) for f in same), None)
+    for f in same:
+        if f.line is not None and f.line <= end_line and (f.end_line or f.line) >= line:
+            return f, analysis.node_of(f)
+    return None
+
+
+def _loader_finding(analysis: Analysis, ex: Explained, same: list[Finding]
+                    ) -> tuple[Finding, cst.CSTNode | None] | None:
+    """The static AIP101 finding on the ``DataLoader(...)`` that the hot loop iterates."""
+    loop = ex.site.loop
+    facts = analysis.facts
+    if loop is None or facts is None or not isinstance(loop.iter, cst.BaseExpression):
+        return None
+    from ..facts import unwrap_iterable
+
+    it = unwrap_iterable(facts, loop.iter)
+    name = it.value if isinstance(it, cst.Name) else None
+    for f in same:
+        node = analysis.node_of(f)
+        bound = {t.value for a in facts.assigns if a.value is node for t in a.targets if isinstance(t, cst.Name)}
+        if name in bound:
+            return f, node
+    return None

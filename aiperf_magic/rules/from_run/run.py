@@ -1,0 +1,75 @@
+"""What the shapes share about one measured cell: the Report, the live namespace, the cell's code,
+and the words that quote the run ("line 5 took 98 % of the 0.88 s cell")."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from ... import units as fmt
+from ...report import Report
+from ..facts import Loop
+from .sites import Code, Site
+
+MISSING = object()
+
+
+@dataclass
+class Explained:
+    """Why a site cost what it did: the trap's code, the node its rule's fixer receives, and the
+    run's evidence in words and numbers."""
+
+    code: str
+    site: Site
+    node: cst.CSTNode | None  # None: nothing in the measured cell to rewrite (the loop is elsewhere)
+    evidence: str
+    numbers: dict[str, Any] = field(default_factory=dict)
+    at: cst.CSTNode | None = None  # where the finding sits in the cell, when not ``node`` or the site's loop
+
+
+@dataclass
+class Run:
+    report: Report
+    namespace: Mapping[str, Any]
+    cell: Code
+
+    @property
+    def wall_s(self) -> float:
+        return self.report.wall_s
+
+    def lines(self, site: Site) -> str:
+        """"line 5", "lines 3-6" (as the user counts the cell's lines), or, for code elsewhere,
+        "lines 9-10 of add_features (cell [1])"."""
+        if site.code is self.cell:
+            first, last = self.report.cell_line(site.first), self.report.cell_line(site.last)
+            hot = self.report.cell_line(site.hottest.line)
+            if first == last or site.loop is None:
+                return f"line {hot}"
+            return f"lines {first}-{last}" if len(site.lines) > 1 else f"line {hot}"
+        function = site.hottest.function or "a function"
+        span = f"line {site.hottest.line}" if len(site.lines) == 1 else f"lines {site.first}-{site.last}"
+        return f"{span} of {function.split('.<locals>')[0]} ({site.code.where})"
+
+    def took(self, site: Site) -> str:
+        """The site's share of the cell, with what threads ran it."""
+        threads = f" in {site.threads} threads" if site.threads > 1 else ""
+        return f"{self.lines(site)} took {fmt.percent(site.share)} of the {fmt.seconds(self.wall_s)} cell{threads}"
+
+    def live(self, site: Site, name: str) -> Any:
+        """The live object a name of the site held: the cell's own names from the namespace (their
+        value when the cell ended); names the sampler could not read stay MISSING."""
+        if site.code is self.cell and name in self.namespace and not _local(site.loop, name):
+            return self.namespace[name]
+        return MISSING
+
+
+def _local(loop: Loop | None, name: str) -> bool:
+    """A parameter of the function the loop is in: not the global of that name."""
+    return loop is not None and loop.scope.binder(name) is not None
+
+
+def count(n: int | None, what: str) -> str:
+    return f"{n:,} {what}" if n is not None else what

@@ -1,0 +1,332 @@
+"""Why a site of the cell cost what it did: the shapes of code whose cost the run can prove.
+
+Each function looks at one site (a hot loop, or a hot line) and answers with an :class:`Explained`
+when the run's evidence and the code agree, whatever the code's syntax:
+
+- AIP301: a loop over a frame's rows whose time went into pandas called per row (indexers, column
+  lookups, ``iterrows``), however many accesses per row and whatever walks the rows;
+- AIP302: a hot ``apply``/``map`` that called a Python function once per row or element;
+- AIP202: a loop testing membership in a live list (or tuple), by the lookups the run counted times
+  the list's length, not by the list's length alone;
+- AIP201: a loop doing one element at a time (Python arithmetic or a NumPy call per element of an
+  array, a tensor or a list of numbers), measured in iterations or proved by its time.
+
+Loading, threads and waits (AIP101, AIP401, AIP402) are in :mod:`.loading`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+import libcst as cst
+
+from ...cell.tree import assigned_names, names_in, walk_all
+from ...sizing import describe, kind
+from ..dataframes.row_apply import axis_of
+from ..exprs import is_scalar_arithmetic, names_used
+from ..facts import Loop, unwrap_iterable
+from .callees import APPLY_CALLEES, PER_ROW_CALLEES, kinds_of
+from .run import MISSING, Explained, Run
+from .sites import Site, counts
+
+NUMERIC_TYPES = ("numpy.ndarray", "torch.Tensor")
+MIN_ITERATIONS = 1_000  # a loop of fewer items, run once, is not worth a vectorised rewrite
+ALONE_SHARE = 0.5  # a loop of unknown length, run once, must take this share of the cell
+MIN_LIST = 8  # a list this short is scanned as fast as a set is hashed
+MIN_COMPARISONS = 1_000_000  # lookups x items below this cost a few milliseconds at most
+_ROW_ACCESSORS = ("loc", "iloc", "at", "iat")
+
+
+def work_shares(site: Site) -> dict[str, float]:
+    """The site's kinds of work, weighted by each line's share of the site."""
+    out: defaultdict[str, float] = defaultdict(float)
+    total = sum(h.seconds for h in site.lines) or 1.0
+    for h in site.lines:
+        for k, part in kinds_of(h).items():
+            out[k] += part * h.seconds / total
+    return out
+
+
+# -- AIP301 ---------------------------------------------------------------------------------------
+def row_loop(site: Site, run: Run) -> Explained | None:
+    loop = site.loop
+    if loop is None or not counts(site) or site.callee_share(PER_ROW_CALLEES) < 0.4:
+        return None
+    walked = _frame_walked(site, run, loop)
+    if walked is None:
+        return None  # pandas per row inside a loop over something else (a frame grown row by row: AIP203)
+    name, rows = walked
+    what = _row_work(site, loop)
+    evidence = f"{run.took(site)}: {what}, for each of {rows:,} rows of {name}"
+    return Explained("AIP301", site, loop.node, evidence, {"rows": rows, "iterations": site.loop_count or rows})
+
+
+def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int] | None:
+    """The frame whose rows the loop walks (``df.iterrows()``, ``range(len(df))``, ``df.index``, or a
+    frame on the hot lines with as many rows as the loop ran), with its rows."""
+    facts = site.code.facts
+    it = unwrap_iterable(facts, loop.iter, also=("builtins.list",))
+    frame: cst.BaseExpression | None = None
+    rows_method = isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute)
+    if rows_method and it.func.attr.value in ("iterrows", "itertuples"):  # type: ignore[union-attr]
+        frame = it.func.value  # type: ignore[union-attr]
+    elif isinstance(it, cst.Attribute) and it.attr.value == "index":
+        frame = it.value
+    elif isinstance(it, cst.Call) and facts.names.qname(it.func) == "builtins.range" and it.args:
+        stop = it.args[-1].value if len(it.args) <= 2 else None
+        if isinstance(stop, cst.Call) and facts.names.qname(stop.func) == "builtins.len" and stop.args:
+            frame = stop.args[0].value
+        elif isinstance(stop, cst.Subscript) and isinstance(stop.value, cst.Attribute) and (
+                stop.value.attr.value == "shape"):
+            frame = stop.value.value
+    if isinstance(frame, cst.Name):
+        rows = _rows(site, run, frame.value)
+        if rows is not None:
+            return frame.value, rows
+    n = site.loop_count
+    if n is None:
+        return None
+    for h in site.lines:  # measured: a frame on the hot lines has exactly as many rows as the loop ran
+        for name, t in h.types.items():
+            if t.startswith("pandas.") and h.sizes.get(name) == n:
+                return name, n
+    return None
+
+
+def _rows(site: Site, run: Run, name: str) -> int | None:
+    live = run.live(site, name)
+    if live is not MISSING and kind(live) in ("frame", "series"):
+        return len(live)
+    t = site.type_of(name)
+    return site.size_of(name) if t is not None and t.startswith("pandas.") else None
+
+
+def _row_work(site: Site, loop: Loop) -> str:
+    """"4 .iloc lookups per row", "iterrows builds a Series per row and 2 .loc writes per row"."""
+    parts = []
+    callees = site.callees()
+    if any(label.startswith(("DataFrame.iterrows", "DataFrame.itertuples")) for label in callees):
+        parts.append("iterrows built a Series per row")
+    accessors: Counter[str] = Counter()
+    chained = 0
+    for node in walk_all(loop.node):
+        if isinstance(node, cst.Subscript):
+            if isinstance(node.value, cst.Attribute) and node.value.attr.value in _ROW_ACCESSORS:
+                accessors[f".{node.value.attr.value}"] += 1
+            elif isinstance(node.value, cst.Subscript) and names_used(node.slice[0]) & loop.targets:
+                chained += 1  # df["col"][i]
+    for accessor, n in accessors.most_common():
+        parts.append(f"{n} {accessor}[...] {'lookup' if n == 1 else 'lookups'} per row")
+    if chained:
+        parts.append(f"{chained} column-then-row {'lookup' if chained == 1 else 'lookups'} (df[col][i]) per row")
+    return "pandas called per row: " + (", ".join(parts) if parts else "indexing one row at a time")
+
+
+# -- AIP302 ---------------------------------------------------------------------------------------
+def row_apply(site: Site, run: Run) -> Explained | None:
+    if not counts(site):
+        return None
+    via = sum(site.hottest.via.values()) / max(1, site.samples)
+    if site.callee_share(APPLY_CALLEES) + via < 0.5:
+        return None
+    for call in site.code.calls_on(site.hottest.line):
+        if call.method not in ("apply", "map", "applymap") or call.receiver is None or not call.node.args:
+            continue
+        func = call.node.args[0].value
+        if isinstance(func, (cst.Dict, cst.SimpleString)) or _holds_mapping(site, run, func):
+            continue  # map(dict) / map(series) is pandas' own lookup, not a Python call per row
+        root, receiver = _receiver(site, run, call.receiver)
+        if receiver is None:
+            continue
+        what, rows = receiver
+        axis = axis_of(call)
+        if what == "frame" and axis != "1":
+            continue  # once per column
+        per = "row (a Series built for each)" if what == "frame" else "element"
+        evidence = (f"{run.took(site)}: {call.method} called a Python function once per {per}, "
+                    f"{rows:,} times, on {root}")
+        return Explained("AIP302", site, call.node, evidence, {"rows": rows}, at=call.node)
+    return None
+
+
+def _holds_mapping(site: Site, run: Run, func: cst.BaseExpression) -> bool:
+    if not isinstance(func, cst.Name):
+        return False
+    live = run.live(site, func.value)
+    return live is not MISSING and (isinstance(live, dict) or kind(live) == "series")
+
+
+def _receiver(site: Site, run: Run, node: cst.BaseExpression) -> tuple[str, tuple[str, int] | None]:
+    """What ``apply`` runs on: its root name, and ("frame" or "series", rows) when known: a name,
+    a column of a frame (``df["a"]``, ``df.a``: a series), or a list of its columns (a frame)."""
+    root = node
+    while isinstance(root, (cst.Subscript, cst.Attribute)):
+        root = root.value
+    if not isinstance(root, cst.Name):
+        return "", None
+    rows = _rows(site, run, root.value)
+    if rows is None:
+        return root.value, None
+    if node is root:
+        live = run.live(site, root.value)
+        typed = "series" if "Series" in (site.type_of(root.value) or "") else "frame"
+        own = kind(live) if live is not MISSING else typed
+        return root.value, (own or "frame", rows)
+    if isinstance(node, cst.Subscript) and node.slice and isinstance(node.slice[0].slice, cst.Index):
+        key = node.slice[0].slice.value
+        columns = isinstance(key, cst.List) or (
+            isinstance(key, cst.Name) and isinstance(run.live(site, key.value), list))
+        return root.value, ("frame" if columns else "series", rows)
+    return root.value, ("series", rows)
+
+
+# -- AIP202 ---------------------------------------------------------------------------------------
+def list_lookups(site: Site, run: Run) -> Explained | None:
+    loop = site.loop
+    if loop is None or not counts(site):
+        return None
+    tests: list[tuple[cst.CSTNode, cst.BaseExpression, str]] = [
+        (m.node, m.container, "in") for m in loop.memberships if m.loop is loop
+    ]
+    tests += [(c.node, c.receiver, ".index") for c in loop.calls
+              if c.loop is loop and c.method == "index" and c.receiver is not None and len(c.node.args) == 1]
+    lookups = site.loop_count
+    for node, container, op in tests:
+        if not isinstance(container, cst.Name):
+            continue  # a literal list is a constant; a list built in place is the static rule's
+        held = _list_of(site, run, container.value)
+        if held is None:
+            continue
+        n, text = held
+        if n < MIN_LIST or (lookups is not None and lookups * n < MIN_COMPARISONS):
+            continue
+        if lookups is None and site.share < ALONE_SHARE:
+            continue
+        grew = container.value in assigned_names(loop.node)
+        listed = f"a list that grew to {n:,} items" if grew else text
+        times = f", {lookups:,} times (up to {lookups * n:,} comparisons)" if lookups is not None else ""
+        word = f"`{op}`" if op == "in" else "`.index()`"
+        evidence = f"{run.took(site)}: each {word} test scans {container.value}, {listed}, item by item{times}"
+        return Explained("AIP202", site, node, evidence, {"items": n, "lookups": lookups}, at=node)
+    return None
+
+
+def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
+    live = run.live(site, name)
+    if live is not MISSING:
+        if not isinstance(live, (list, tuple)):
+            return None
+        d = describe(live, user_code=False)
+        return len(live), d.text if d is not None else f"a list of {len(live):,} items"
+    t, n = site.type_of(name), site.size_of(name)
+    if t in ("list", "tuple") and n is not None:
+        return n, site.described(name) or f"a {t} of {n:,} items"
+    return None
+
+
+# -- AIP201 ---------------------------------------------------------------------------------------
+def numeric_loop(site: Site, run: Run) -> Explained | None:
+    loop = site.loop
+    if loop is None or loop.kind == "while" or not loop.targets or not counts(site):
+        return None
+    work = work_shares(site)
+    if work.get("python", 0.0) + work.get("numpy", 0.0) < 0.6:
+        return None  # the time went into a model, pandas, a loader, waits: not one element at a time
+    targets = frozenset().union(*(outer.targets for outer in loop.ancestors() if outer.scope is loop.scope))
+    element = _element_access(site, run, loop, targets)
+    if element is None and not _scalar_arithmetic(site, run, loop, targets):
+        return None
+    n = site.loop_count
+    repeated = loop.parent is not None or _called_in_a_loop(site, run, loop)
+    if not repeated and ((n is None and site.share < ALONE_SHARE) or (n is not None and n < MIN_ITERATIONS)):
+        return None
+    if work.get("numpy", 0.0) >= 0.3:
+        label = next((c for c, _ in site.callees().most_common() if "." not in c), "a NumPy function")
+        what = f"a NumPy call ({label}) for one element at a time"
+    else:
+        what = "Python arithmetic on one element at a time"
+    loop_text = site.loop_text
+    if element is not None:
+        described = f" ({element[1]})" if element[1] and element[1] not in (loop_text or "") else ""
+        what = what.replace("one element at a time", f"one element of {element[0]}{described} at a time")
+    how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
+    evidence = f"{run.took(site)}: {what}{how}"
+    return Explained("AIP201", site, loop.node, evidence, {"iterations": n})
+
+
+def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> tuple[str, str] | None:
+    """The numeric array, tensor or list the loop indexes with its own variables, one item at a
+    time: of those it reads, the largest (else one it writes)."""
+    found: list[tuple[bool, int, str]] = []
+    cell = site.code.cell
+    for node in walk_all(loop.node):
+        if not isinstance(node, cst.Subscript):
+            continue
+        base: cst.BaseExpression = node
+        indexed = False
+        while isinstance(base, cst.Subscript):
+            indexed = indexed or any(names_used(el) & targets for el in base.slice)
+            base = base.value
+        if indexed and isinstance(base, cst.Name) and _numeric(site, run, base.value):
+            written = isinstance(cell.parent(node), cst.AssignTarget)
+            found.append((not written, site.size_of(base.value) or 0, base.value))
+    if not found:
+        return None
+    _, _, name = max(found)
+    return name, site.described(name) or ""
+
+
+def _numeric(site: Site, run: Run, name: str) -> bool:
+    live = run.live(site, name)
+    if live is not MISSING:
+        return kind(live) in ("array", "tensor") or (isinstance(live, list) and _numbers_text(describe(live)))
+    t = site.type_of(name)
+    return t in NUMERIC_TYPES or (t == "list" and _numbers_text(site.described(name)))
+
+
+def _numbers_text(described: Any) -> bool:
+    text = described.text if hasattr(described, "text") else (described or "")
+    return any(f" {word}" in text for word in ("int", "float"))
+
+
+def _scalar_arithmetic(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> bool:
+    """The loop walks numbers (a range, a list of numbers, a 1-D array) and computes with them."""
+    text = site.loop_text or ""
+    it = unwrap_iterable(site.code.facts, loop.iter)
+    ranged = isinstance(it, cst.Call) and site.code.facts.names.qname(it.func) == "builtins.range"
+    numbers = ranged or text.startswith("range(") or "range of" in text or (
+        _numbers_text(text) and " x " not in text and "tuple" not in text)
+    if not numbers:
+        return False
+    body: list[cst.CSTNode] = []
+    node = loop.node
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        body = [node.elt]
+    elif isinstance(node, cst.DictComp):
+        body = [node.value]
+    else:
+        body = [n.value for n in walk_all(node) if isinstance(n, (cst.AugAssign, cst.Assign)) and n.value is not None]
+    return any(_number_work(v) and names_in(v) & targets for v in body)
+
+
+_BITS = (cst.BitXor, cst.BitAnd, cst.BitOr)
+
+
+def _number_work(node: cst.CSTNode) -> bool:
+    """Arithmetic on numbers, bit operations on integers included (``j ^ (j >> i)``)."""
+    if is_scalar_arithmetic(node):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _BITS):
+        return all(isinstance(side, (cst.Name, cst.Integer)) or _number_work(side) for side in (node.left, node.right))
+    return False
+
+
+def _called_in_a_loop(site: Site, run: Run, loop: Loop) -> bool:
+    """The loop's function is called from a loop or comprehension of the measured cell."""
+    scope = loop.scope
+    if not isinstance(scope.node, cst.FunctionDef):
+        return False
+    name = scope.node.name.value
+    return any(isinstance(c.node.func, cst.Name) and c.node.func.value == name and c.loop is not None
+               for c in run.cell.facts.calls)

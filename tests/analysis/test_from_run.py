@@ -1,0 +1,131 @@
+"""Findings from the run, on recorded evidence: which sites are explained, and which are not.
+
+Each case hands the shapes a cell, the live namespace and hot lines as the sampler records them, so
+the decisions (and the counterexamples each one must leave alone) are checked without timing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aiperf_magic.report import Finding, Hotspot, Report
+from aiperf_magic.rules.engine import analyze_cell
+from aiperf_magic.rules.evidence import weigh
+from aiperf_magic.rules.fixing import attach_fixes
+from aiperf_magic.rules.from_run import findings_from_run
+
+np = pytest.importorskip("numpy")
+
+
+def hot(line: int, share: float, samples: int = 20, **more: Any) -> Hotspot:
+    return Hotspot(line=line, seconds=share, share=share, samples=samples, **more)
+
+
+def run_on(source: str, spots: list[Hotspot], ns: dict[str, Any] | None = None, wall: float = 1.0,
+           cpu: float | None = None) -> list[Finding]:
+    ns = ns or {}
+    analysis = analyze_cell(source, select=["ALL"], namespace=ns)
+    attach_fixes(analysis)
+    report = Report(source=source, wall_s=wall, cpu_s=wall if cpu is None else cpu, hotspots=spots)
+    for f in analysis.findings:
+        weigh(f, analysis.node_of(f), spots, ns, sampled=True, wall_s=wall)
+    findings_from_run(analysis, report, ns)
+    return [f for f in analysis.findings if f.shown]
+
+
+def codes(found: list[Finding]) -> list[tuple[str, int | None]]:
+    return [(f.code, f.line) for f in found]
+
+
+RECIPROCALS = ("def compute_reciprocals(values):\n"
+               "    output = np.empty(len(values))\n"
+               "    for i in range(len(values)):\n"
+               "        output[i] = 1.0 / values[i]\n"
+               "    return output\n")
+
+
+def test_numeric_loop_with_parameter_bounds_is_found_from_its_measured_iterations() -> None:
+    spots = [hot(4, 0.95, types={"values": "numpy.ndarray", "output": "numpy.ndarray"},
+                 locals={"values": "ndarray of 1,000,000 int64"}, sizes={"values": 1_000_000},
+                 loop_line=3, loop_count=1_000_000, loop="range(len(values)): 1,000,000 iterations")]
+    (found,) = run_on(RECIPROCALS, spots, {"np": np})
+    assert (found.code, found.line) == ("AIP201", 3)
+    assert found.message.startswith("Line 5 took 95%") and "1,000,000 iterations" in found.message
+    assert found.evidence["iterations"] == 1_000_000 and found.fix is not None and found.fix.reason
+
+
+def test_a_short_loop_run_once_is_not_vectorised() -> None:
+    spots = [hot(4, 0.95, types={"values": "numpy.ndarray"}, loop_line=3, loop_count=200,
+                 loop="range(len(values)): 200 iterations")]
+    assert run_on(RECIPROCALS, spots, {"np": np}) == []
+
+
+def test_whole_array_steps_of_an_iterative_algorithm_are_not_element_wise() -> None:
+    source = "w = np.zeros(10)\nfor step in range(400):\n    grad = X.T @ (X @ w - y) / len(y)\n    w -= 0.05 * grad\n"
+    ns = {"np": np, "X": np.ones((200, 10)), "y": np.ones(200)}
+    spots = [hot(3, 0.8, types={"X": "numpy.ndarray", "w": "numpy.ndarray"}, loop_line=2, loop_count=400,
+                 loop="range(400): 400 iterations"), hot(4, 0.15, loop_line=2, loop_count=400)]
+    assert run_on(source, spots, ns) == []
+
+
+def test_row_loop_over_the_index_with_chained_lookups() -> None:
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"Amount": np.arange(50.0), "Class": np.zeros(50, dtype=int)})
+    source = ("flagged = 0\nfor i in df.index:\n    if df['Amount'][i] > 200 and df['Class'][i] == 1:\n"
+              "        flagged += 1\n")
+    spots = [hot(3, 0.95, callees={"DataFrame.__getitem__": 16, "Series.__getitem__": 3},
+                 types={"df": "pandas.DataFrame"}, sizes={"df": 50}, loop_line=2)]
+    (found,) = run_on(source, spots, {"df": df})
+    assert (found.code, found.line) == ("AIP301", 2) and "2 column-then-row lookups" in found.message
+
+
+def test_pandas_per_row_in_a_loop_that_grows_a_frame_is_not_a_row_loop() -> None:
+    pd = pytest.importorskip("pandas")
+    source = "for line in lines:\n    log.loc[len(log)] = line.split()\n"
+    ns = {"lines": ["a b"] * 50, "log": pd.DataFrame(columns=["x", "y"])}
+    spots = [hot(2, 0.97, callees={"_LocationIndexer.__setitem__": 19}, loop_line=1, loop_count=50)]
+    assert "AIP301" not in [f.code for f in run_on(source, spots, ns)]
+
+
+def test_apply_with_a_multi_statement_function_is_found_by_its_time() -> None:
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"a": np.arange(100.0), "b": np.arange(100.0)})
+    source = ("def label(row):\n    if row['a'] > 50:\n        return 'high'\n    elif row['b'] > 10:\n"
+              "        return 'mid'\n    return 'low'\n\ndf['label'] = df.apply(label, axis=1)\n")
+    spots = [hot(8, 0.9, callees={"DataFrame.apply": 8, "Series.__getitem__": 10}), hot(2, 0.05)]
+    (found,) = run_on(source, spots, {"df": df})
+    assert (found.code, found.line) == ("AIP302", 8) and "once per row" in found.message
+    per_column = "df['s'] = df.apply(np.sum)\n"
+    assert run_on(per_column, [hot(1, 0.9, callees={"DataFrame.apply": 18})], {"df": df, "np": np}) == []
+    mapping = "df['m'] = df['a'].map(names)\n"
+    assert run_on(mapping, [hot(1, 0.9, callees={"Series.map": 18})], {"df": df, "names": {1.0: "x"}}) == []
+
+
+def test_a_short_list_looked_up_many_times_counts_by_its_lookups() -> None:
+    source = "kept = [t for t in tokens if t not in stop]\n"
+    ns = {"stop": [f"w{i}" for i in range(179)], "tokens": ["w1"] * 10}
+    spots = [hot(1, 0.98, loop_line=1, loop_count=1_000_000, loop="the comprehension's iterable: 1,000,000 items")]
+    (found,) = run_on(source, spots, ns)
+    assert (found.code, found.line) == ("AIP202", 1) and found.evidence == found.evidence | {"items": 179}
+    few = [hot(1, 0.98, loop_line=1, loop_count=500)]  # 500 x 179: a few milliseconds, not a trap
+    assert run_on(source, few, ns) == []
+
+
+def test_threads_of_pure_python_are_found_where_they_ran() -> None:
+    source = ("import threading\ndef work():\n    n = 0\n    for _ in range(3_000_000):\n        n += 1\n\n"
+              "ts = [threading.Thread(target=work) for _ in range(4)]\n")
+    spots = [hot(5, 0.95, threads=4, loop_line=4, loop_count=3_000_000)]
+    found = run_on(source, spots, cpu=1.0)
+    assert ("AIP401", 4) in codes(found)
+    assert run_on(source, spots, cpu=3.6) == []  # threads that ran in parallel were not waiting for the GIL
+
+
+def test_waits_for_requests_that_depend_on_each_other_are_not_parallelised() -> None:
+    source = ("cursor = None\nwhile True:\n    page = fetch(cursor)\n    rows.extend(page['items'])\n"
+              "    cursor = page['next']\n    if cursor is None:\n        break\n")
+    spots = [hot(3, 0.95, callees={"urlopen": 19}, loop_line=None)]
+    assert [f.code for f in run_on(source, spots, cpu=0.05)] == []
+    independent = "for url in urls:\n    pages.append(fetch(url))\n"
+    found = run_on(independent, [hot(2, 0.95, callees={"urlopen": 19}, loop_line=1, loop_count=60)], cpu=0.05)
+    assert codes(found) == [("AIP402", 1)]
