@@ -191,11 +191,19 @@ class VerdictStage:
             )
 
 
+# codes whose flagged line makes something that costs where it is used (a DataLoader(...), a
+# Dataset class, a Thread(...)): their own line looks cheap whatever they cost
+COST_ELSEWHERE = frozenset({"AIP101", "AIP103", "AIP401"})
+
+
 def _show_related(report: Report, verdict: Verdict) -> None:
-    """A finding the verdict names ("See AIP401") is shown even when its own lines looked cheap:
-    threads and workers spend the time while the cell's line waits, and the verdict measured it."""
+    """A finding the verdict names ("See AIP401") is shown even when its own line looked cheap, for
+    the codes whose line only makes what costs elsewhere (threads and workers spend the time while
+    the cell's line waits, and the verdict measured it); never one the run judged too small to matter
+    (``evidence["judged"]``), nor a loop whose own lines were cold."""
     for finding in report.findings:
-        if finding.code in verdict.related and not finding.shown:
+        if (finding.code in verdict.related and not finding.shown and finding.code in COST_ELSEWHERE
+                and not finding.evidence.get("judged")):
             finding.shown = True
             finding.hidden_reason = None
             finding.evidence["verdict"] = verdict.code

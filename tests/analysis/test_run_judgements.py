@@ -90,3 +90,16 @@ def test_a_small_frame_keeps_its_dtype_finding_out_of_view() -> None:
     report = Report(source="", frames=[small, big], findings=[small_f, big_f])
     weigh_frames(report)
     assert not small_f.shown and "under 10 MB" in (small_f.hidden_reason or "") and big_f.shown
+
+
+def test_a_loop_of_small_model_calls_is_found_by_its_dispatch_and_a_training_loop_is_not() -> None:
+    tiny = torch.nn.Sequential(*[torch.nn.Linear(4, 4) for _ in range(24)]).eval()
+    source = "for text in requests_batch:\n    label = net(encode(text))\n"
+    ns = {"net": tiny, "requests_batch": ["x"] * 2000, "encode": lambda t: torch.randn(1, 4)}
+    spot = Hotspot(line=2, seconds=0.5, share=0.95, samples=25, callees={"Module._wrapped_call_impl": 24},
+                   types={"net": "torch.nn.modules.container.Sequential"}, loop_line=1, loop_count=2000)
+    found = [f for f in findings(source, [spot], ns) if f.shown]
+    eager = [f for f in found if f.code == "AIP506"]
+    assert [f.line for f in eager] == [1] and "2,000 calls of net" in eager[0].message
+    training = source + "    label.sum().backward()\n"
+    assert [f for f in findings(training, [spot], ns) if f.shown and f.code == "AIP506"] == []

@@ -119,3 +119,18 @@ def test_threads_that_starve_the_sampler_are_judged_by_their_own_cpu_clocks() ->
     report.thread_times = [ThreadTime("MainThread", cpu_s=0.25, cell=True),
                            ThreadTime("Thread-1", cpu_s=0.04, cell=True, started=True)]
     assert diagnose(report, mem_total_bytes=RAM).verdicts == []  # one thread did the work: too few samples
+
+
+def test_the_verdict_does_not_bring_back_a_cold_loop_or_a_judged_finding() -> None:
+    from aiperf_magic.report import Finding
+    from aiperf_magic.verdicts.stage import VerdictStage
+
+    report = timeline(cpu_cores=1.0, cores=2, busy_threads=4)
+    cold = Finding(code="AIP201", message="loop", line=3, shown=False, hidden_reason="its lines took 0%")
+    judged = Finding(code="AIP401", message="threads", line=5, shown=False, hidden_reason="measured",
+                     evidence={"judged": True})
+    waiting = Finding(code="AIP401", message="threads", line=7, shown=False, hidden_reason="its lines took 0%")
+    report.findings += [cold, judged, waiting]
+    VerdictStage().after(None, report)  # type: ignore[arg-type]
+    assert report.verdict is not None and report.verdict.code == "AIP902"
+    assert not cold.shown and not judged.shown and waiting.shown

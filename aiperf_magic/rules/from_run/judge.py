@@ -9,6 +9,9 @@
   :mod:`.loading` where the time went.
 - AIP303 (narrower dtypes) on a frame under ``SMALL_FRAME_BYTES``: the memory it would save is too
   little to matter; the finding stays in the report, not shown.
+
+A finding kept out of view this way carries ``evidence["judged"]``: the verdict does not bring it
+back (what it would save was measured, not only the time of its lines).
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ def _eager_calls(finding: Finding, loop: cst.CSTNode, report: Report, namespace:
     finding.evidence.update({"per_call_s": round(per_call, 6), "leaf_modules": leaves})
     if dispatch >= DISPATCH_SHARE * per_call:
         return
-    finding.shown = False
+    finding.shown, finding.evidence["judged"] = False, True
     finding.hidden_reason = (
         f"each of the {calls:,} calls took {per_call * 1e3:.2g} ms for {leaves} layers, of which Python's dispatch "
         f"is about {dispatch * 1e3:.2g} ms: the arithmetic takes the time, and compiling would save little"
@@ -66,11 +69,16 @@ def _leaf_modules(loop: cst.CSTNode, namespace: Mapping[str, Any]) -> int | None
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             model = namespace.get(node.func.value)
             if model is not None and kind(model) == "module":
-                try:
-                    return sum(1 for m in model.modules() if next(m.children(), None) is None) or 1
-                except Exception:  # a module whose children cannot be listed
-                    return None
+                return leaves_of(model)
     return None
+
+
+def leaves_of(model: Any) -> int | None:
+    """The layers a module call dispatches one by one: its modules without children."""
+    try:
+        return sum(1 for m in model.modules() if next(m.children(), None) is None) or 1
+    except Exception:  # a module whose children cannot be listed
+        return None
 
 
 def _never_iterated(finding: Finding, node: cst.CSTNode, analysis: Analysis) -> None:
@@ -89,7 +97,7 @@ def _never_iterated(finding: Finding, node: cst.CSTNode, analysis: Analysis) -> 
         args = call.node.args
         if call.node is not node and any(isinstance(a.value, cst.Name) and a.value.value == name for a in args):
             return  # handed to a function (train(model, loader)) or to iter()/next(): it may be read there
-    finding.shown = False
+    finding.shown, finding.evidence["judged"] = False, True
     finding.hidden_reason = f"the cell never iterates {name} (no loop walks it and no call receives it)"
 
 
@@ -101,6 +109,6 @@ def weigh_frames(report: Report) -> None:
             continue
         held = next((n for head, n in sizes.items() if finding.message.startswith(head)), None)
         if held is not None and held < SMALL_FRAME_BYTES:
-            finding.shown = False
+            finding.shown, finding.evidence["judged"] = False, True
             finding.hidden_reason = (f"the frame holds {held / 1024**2:.1f} MB: under 10 MB, narrower dtypes "
                                      "save too little memory to matter")

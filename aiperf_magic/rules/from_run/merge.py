@@ -12,6 +12,7 @@ rewrite belongs to that cell.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -19,27 +20,36 @@ import libcst as cst
 
 from ...report import Finding, Fix, Hotspot, Report
 from ..engine import Analysis
+from ..facts import unwrap_iterable
 from ..fixing import edits_for, to_fix
 from ..registry import all_rules
 from ..suppress import is_suppressed
 from .helpers import caller_of, helper_sites, top_function
 from .judge import judge_static
 from .loading import blocking_io, cpu_threads, loader_loop
+from .models import model_autograd, model_dispatch
 from .run import Explained, Run
 from .shapes import list_lookups, numeric_loop, row_apply, row_loop
 from .sites import Code, Site, sites_of
 
 Shape = Callable[[Site, Run], "Explained | None"]
-# asked in this order; the first that explains a site names it
-SHAPES: tuple[Shape, ...] = (loader_loop, cpu_threads, row_apply, row_loop, list_lookups, blocking_io, numeric_loop)
+# codes whose static finding sits on a line that costs nothing (a DataLoader(...), a Thread(...)): the
+# finding moves to the line where the time went, and keeps its rewrite of the constructor
+MOVED = frozenset({"AIP101", "AIP401"})
+# asked in this order; the first group that explains a site names it, with every trap of that group
+# (a model loop can both keep autograd on and be dispatch-bound)
+SHAPES: tuple[tuple[Shape, ...], ...] = (
+    (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
+    (blocking_io,), (numeric_loop,),
+)
 
 
-def explain(site: Site, run: Run) -> Explained | None:
-    for shape in SHAPES:
-        found = shape(site, run)
-        if found is not None:
+def explain(site: Site, run: Run) -> list[Explained]:
+    for group in SHAPES:
+        found = [e for e in (shape(site, run) for shape in group) if e is not None]
+        if found:
             return found
-    return None
+    return []
 
 
 def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str, Any]) -> list[Finding]:
@@ -52,45 +62,45 @@ def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str
     seen: set[tuple[str, int]] = set()
     found: list[tuple[Explained, Hotspot | None]] = []
     for site in sites_of(run.cell, report.hotspots):
-        ex = explain(site, run)
-        if ex is not None:
-            found.append((ex, None))
+        found += [(ex, None) for ex in explain(site, run)]
     for site, caller in helper_sites(run):
-        ex = explain(site, run)
-        if ex is not None:
-            found.append((ex, caller))
+        found += [(ex, caller) for ex in explain(site, run)]
     for ex, caller in found:
         if ex.site.code is not run.cell and caller is None:
             caller = caller_of(run, ex.site)
             if caller is None:
                 continue  # a function of elsewhere that no line of this cell called (a background thread)
-        finding = _place(analysis, run, ex, caller)
-        if finding is None or (finding.code, finding.line or 0) in seen:
-            continue
-        seen.add((finding.code, finding.line or 0))
-        placed.append(finding)
+        finding = _place(analysis, run, ex, caller, seen, placed)
+        if finding is not None:
+            seen.add((finding.code, finding.line or 0))
+            placed.append(finding)
     judge_static(analysis, report, namespace)
     return placed
 
 
-def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None) -> Finding | None:
-    cell = analysis.cell
-    assert cell is not None
+def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None,
+           seen: set[tuple[str, int]], placed: list[Finding]) -> Finding | None:
+    """The finding of one explanation: a static one given the evidence, or a new one; None when the
+    trap is already reported there (one finding per trap and line, the hottest explanation's)."""
     at = _position(run, ex, caller)
     if at is None:
         return None
     line, col, end_line, end_col = at
-    if is_suppressed(analysis.source.splitlines(), line, end_line, ex.code):
+    if (ex.code, line) in seen or is_suppressed(analysis.source.splitlines(), line, end_line, ex.code):
         return None
     rule = all_rules()[ex.code]
-    static = _static_match(analysis, run, ex, line, end_line) if caller is None else None
+    # a loader or threads made in this cell and used by a function of elsewhere are still this cell's
+    static = (_static_match(analysis, run, ex, line, end_line, caller)
+              if caller is None or ex.code in MOVED else None)
     numbers = {"share": round(ex.site.share, 4), "seconds": round(ex.site.seconds, 6),
                "hot_line": ex.site.hottest.line if caller is None else caller.line,
                **{k: v for k, v in ex.numbers.items() if v is not None}}
     sentence = ex.evidence[:1].upper() + ex.evidence[1:]
+    if static is not None and any(static[0] is f for f in placed):
+        return None  # that trap already has its evidence (from a hotter site)
     if static is not None:
         finding, node = static
-        if ex.code in ("AIP101", "AIP401"):  # its line cost nothing: it moves to where the time went
+        if ex.code in MOVED:  # its line cost nothing: it moves to where the time went
             finding.line, finding.col, finding.end_line, finding.end_col = line, col, end_line, end_col
     else:
         finding = Finding(code=ex.code, name=rule.name, message=rule.message, line=line, col=col,
@@ -134,8 +144,8 @@ def _position(run: Run, ex: Explained, caller: Hotspot | None) -> tuple[int, int
     return line, 1, line, 1
 
 
-def _static_match(analysis: Analysis, run: Run, ex: Explained, line: int, end_line: int
-                  ) -> tuple[Finding, cst.CSTNode | None] | None:
+def _static_match(analysis: Analysis, run: Run, ex: Explained, line: int, end_line: int,
+                  caller: Hotspot | None = None) -> tuple[Finding, cst.CSTNode | None] | None:
     """The static finding of the same code that names the same trap."""
     same = [f for f in analysis.findings if f.code == ex.code]
     for f in same:
@@ -143,7 +153,7 @@ def _static_match(analysis: Analysis, run: Run, ex: Explained, line: int, end_li
         if node is not None and node is ex.node:
             return f, node
     if ex.code == "AIP101":
-        return _loader_finding(analysis, ex, same)
+        return _loader_finding(analysis, ex, same, caller)
     if ex.code == "AIP401":
         return next(((f, analysis.node_of(f)) for f in same), None)
     for f in same:
@@ -152,20 +162,26 @@ def _static_match(analysis: Analysis, run: Run, ex: Explained, line: int, end_li
     return None
 
 
-def _loader_finding(analysis: Analysis, ex: Explained, same: list[Finding]
+def _loader_finding(analysis: Analysis, ex: Explained, same: list[Finding], caller: Hotspot | None
                     ) -> tuple[Finding, cst.CSTNode | None] | None:
-    """The static AIP101 finding on the ``DataLoader(...)`` that the hot loop iterates."""
+    """The static AIP101 finding on the ``DataLoader(...)`` that the hot loop iterates: the loop's own
+    iterable, or, for a loop in a function of elsewhere, a loader the calling line hands it."""
     loop = ex.site.loop
     facts = analysis.facts
-    if loop is None or facts is None or not isinstance(loop.iter, cst.BaseExpression):
+    if loop is None or facts is None:
         return None
-    from ..facts import unwrap_iterable
-
-    it = unwrap_iterable(facts, loop.iter)
-    name = it.value if isinstance(it, cst.Name) else None
+    if caller is not None:
+        names = set(_words(caller.text))
+    else:
+        it = unwrap_iterable(facts, loop.iter)
+        names = {it.value} if isinstance(it, cst.Name) else set()
     for f in same:
         node = analysis.node_of(f)
         bound = {t.value for a in facts.assigns if a.value is node for t in a.targets if isinstance(t, cst.Name)}
-        if name in bound:
+        if names & bound:
             return f, node
     return None
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text)

@@ -58,13 +58,16 @@ def row_loop(site: Site, run: Run) -> Explained | None:
         return None  # pandas per row inside a loop over something else (a frame grown row by row: AIP203)
     name, rows = walked
     what = _row_work(site, loop)
-    evidence = f"{run.took(site)}: {what}, for each of {rows:,} rows of {name}"
+    each = f"for each of {rows:,} rows of {name}" if rows is not None else f"for each row of {name}"
+    evidence = f"{run.took(site)}: {what}, {each}"
     return Explained("AIP301", site, loop.node, evidence, {"rows": rows, "iterations": site.loop_count or rows})
 
 
-def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int] | None:
+def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int | None] | None:
     """The frame whose rows the loop walks (``df.iterrows()``, ``range(len(df))``, ``df.index``, or a
-    frame on the hot lines with as many rows as the loop ran), with its rows."""
+    frame on the hot lines with as many rows as the loop ran), with its rows when they were read.
+    ``x.iterrows()`` in a loop whose time went into pandas is a frame's rows even when the sampler
+    did not get to read ``x``."""
     facts = site.code.facts
     it = unwrap_iterable(facts, loop.iter, also=("builtins.list",))
     frame: cst.BaseExpression | None = None
@@ -84,6 +87,8 @@ def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int] | None:
         rows = _rows(site, run, frame.value)
         if rows is not None:
             return frame.value, rows
+        if rows_method and run.live(site, frame.value) is MISSING:
+            return frame.value, site.loop_count
     n = site.loop_count
     if n is None:
         return None

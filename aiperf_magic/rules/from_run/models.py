@@ -1,0 +1,95 @@
+"""Why a loop that calls a torch model cost what it did: autograd kept for inference (AIP502), or a
+model called so many times, on so little data each, that Python's dispatch is the work (AIP506).
+
+The run says the loop's time went into the model's calls (``Module._wrapped_call_impl``), how many
+calls it made and what the model is (the live module: its layers, whether it is in ``eval()`` mode
+and has weights that require gradients). A loop that trains (``backward``, an optimizer's ``step``,
+in the loop or a function it calls) is neither.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from ...sizing import kind
+from ..pytorch.inference_grad import grad_off
+from ..pytorch.model_use import trains
+from .judge import DISPATCH_S, DISPATCH_SHARE, leaves_of
+from .run import MISSING, Explained, Run
+from .shapes import work_shares
+from .sites import Site, counts
+
+MODEL_SHARE = 0.5  # of the loop's samples, inside the model's calls
+MIN_CALLS = 50  # fewer calls than this: compiling could not pay back its first call
+
+
+def _inference(site: Site, run: Run) -> tuple[str, Any] | None:
+    """The model of a hot loop that only infers: most of its time in the model's calls, no training."""
+    loop = site.loop
+    if loop is None or not counts(site) or work_shares(site).get("model", 0.0) < MODEL_SHARE:
+        return None
+    if loop.backward or trains(site.code.facts, loop):
+        return None  # training: the graph is needed, and the step is the work
+    name, model = _model(site, run)
+    return (name, model) if model is not MISSING else None
+
+
+def model_autograd(site: Site, run: Run) -> Explained | None:
+    found = _inference(site, run)
+    if found is None or site.loop is None:
+        return None
+    name, model = found
+    facts, loop, calls = site.code.facts, site.loop, site.loop_count
+    direct = [c for c in loop.calls if isinstance(c.node.func, cst.Name) and c.node.func.value == name]
+    in_eval = not getattr(model, "training", True)
+    if not direct or not in_eval or any(grad_off(facts, c) for c in direct) or not _grads(model):
+        return None
+    evidence = (f"{run.took(site)} in {name}'s calls" + (f", {calls:,} of them" if calls else "")
+                + f", with autograd on: {name} is in eval() mode and nothing in the loop computes gradients, "
+                "yet each call records a graph")
+    return Explained("AIP502", site, loop.node, evidence, {"calls": calls})
+
+
+def model_dispatch(site: Site, run: Run) -> Explained | None:
+    found = _inference(site, run)
+    if found is None or site.loop is None:
+        return None
+    name, model = found
+    loop, calls = site.loop, site.loop_count
+    leaves = leaves_of(model)
+    if not calls or calls < MIN_CALLS or not leaves or not isinstance(loop.node, (cst.For, cst.While)):
+        return None
+    per_call = site.seconds / calls
+    dispatch = leaves * DISPATCH_S
+    if dispatch < DISPATCH_SHARE * per_call or type(model).__name__ in ("OptimizedModule", "RecursiveScriptModule"):
+        return None
+    part = "most" if dispatch >= 0.8 * per_call else f"about {dispatch * 1e3:.2g} ms"
+    evidence = (f"{run.took(site)} in {calls:,} calls of {name}, {per_call * 1e3:.2g} ms each, of which Python's "
+                f"dispatch of its {leaves} layers is {part}")
+    return Explained("AIP506", site, loop.node, evidence, {"calls": calls, "per_call_s": round(per_call, 6)})
+
+
+def _model(site: Site, run: Run) -> tuple[str, Any]:
+    """The torch module the hot lines call, live: the cell's name for it, or a global an earlier
+    cell's function reads (checked against the type the sampler saw)."""
+    for h in site.lines:
+        for name, typed in h.types.items():
+            if not typed.startswith("torch.nn.") and "Module" not in typed:
+                continue
+            live = run.live(site, name)
+            if live is MISSING and site.code is not run.cell:
+                candidate = run.namespace.get(name, MISSING)
+                seen = f"{type(candidate).__module__}.{type(candidate).__qualname__}"
+                live = candidate if seen == typed else MISSING
+            if live is not MISSING and kind(live) == "module":
+                return name, live
+    return "", MISSING
+
+
+def _grads(model: Any) -> bool:
+    try:
+        return any(p.requires_grad for p in model.parameters())
+    except Exception:  # a module whose parameters cannot be listed
+        return False
