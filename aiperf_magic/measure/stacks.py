@@ -21,7 +21,7 @@ from types import CodeType, FrameType
 from ..usercode import is_user_file
 
 
-@dataclass
+@dataclass(slots=True)
 class UserLine:
     frame: FrameType
     key: int | tuple[str, int]  # a cell line (int, 1-based in the body) or (file, line) of a function
@@ -58,13 +58,13 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
     """The user lines of ``stack`` (innermost first), up to and including the measured cell's."""
     out = Attribution()
     seen: set[int | tuple[str, int]] = set()
-    library: str | None = None  # the nearest library frame inward of the frame being looked at
-    inner_is_user = False
-    inner: FrameType | None = None
+    library: CodeType | None = None  # the nearest library frame inward of the frame looked at
+    inner_user: CodeType | None = None  # the user frame just inward of it, if the frame there is one
     for f in stack:
-        name = f.f_code.co_filename
-        if not is_user_file(name):
-            library, inner, inner_is_user = label(f.f_code), f, False
+        code = f.f_code
+        name = code.co_filename
+        if name != cell_file and not is_user_file(name):
+            library, inner_user = code, None  # named only if a user line needs it: most frames are not
             continue
         if name == cell_file:
             line = frame_line(f) - line_offset
@@ -73,15 +73,15 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
             key: int | tuple[str, int] = line
         else:
             key = (name, frame_line(f))
-        via = label(inner.f_code) if inner is not None and inner_is_user else None
-        entry = UserLine(f, key, library, via, innermost=not seen)
+        entry = UserLine(f, key, label(library) if library is not None else None,
+                         label(inner_user) if inner_user is not None else None, innermost=not seen)
         if key not in seen:
             seen.add(key)
             out.lines.append(entry)
         if name == cell_file:
             out.cell = entry
             break  # outer frames of the cell (its module frame calling its own function) are the same cell
-        inner, inner_is_user = f, True
+        inner_user = code
     return out
 
 

@@ -200,3 +200,30 @@ def test_cell_thread_only_mode_ignores_other_threads():
         world.cpu[21] += 0.02
         lines.sample(0.02, 0.02)
     assert [h.line for h in lines.hotspots(0.06)] == [8]
+
+
+def test_with_hundreds_of_threads_each_tick_reads_a_bounded_turn_of_them(monkeypatch):
+    from aiperf_magic.measure import hotspots
+
+    world = World()
+    world.thread(1, main_stack(2))
+    lines = world.sampler()
+    lines.start()
+    for ident in range(100, 300):
+        world.thread(ident, worker_stack((SELECT, 1)))
+    read: list[int] = []
+    original = hotspots.user_stack
+
+    def counting(frame, root):
+        read.append(id(frame))
+        return original(frame, root)
+
+    monkeypatch.setattr(hotspots, "user_stack", counting)
+    seen: set[int] = set()
+    for _ in range(4):
+        read.clear()
+        lines.sample(0.02, 0.02)
+        assert len(read) <= hotspots.MAX_THREADS + 1
+        seen |= set(read)
+    assert len(seen) == 201  # in turn, every thread was read (and the cell's at every tick)
+    assert [h.line for h in lines.hotspots(0.08)] == [2]
