@@ -18,7 +18,7 @@ POOL = """\
 %%aiperf --text --var r
 from concurrent.futures import ThreadPoolExecutor
 with ThreadPoolExecutor(3) as pool:
-    totals = list(pool.map(work, [1_500_000] * 3))
+    totals = list(pool.map(work, [4_000_000] * 3))
 """
 
 OWN_THREADS = """\
@@ -26,7 +26,7 @@ OWN_THREADS = """\
 import threading
 def spin():
     count = 0
-    for _ in range(1_500_000):
+    for _ in range(4_000_000):
         count += 1
 threads = [threading.Thread(target=spin) for _ in range(3)]
 for t in threads:
@@ -52,7 +52,7 @@ def test_a_pool_computing_an_earlier_cells_function_gives_that_function_its_time
     assert sum(h.own_seconds for h in work) >= 0.5 * r.wall_s  # the workers' lines hold the time
     assert max(h.threads for h in work) >= 2
     loop = next(h for h in work if h.loop_count is not None)
-    assert loop.loop_count == 1_500_000 and loop.loop.startswith("range(n): 1,500,000 iterations")
+    assert loop.loop_count == 4_000_000 and loop.loop.startswith("range(n): 4,000,000 iterations")
     waiting = next(h for h in r.hotspots if h.line == 3)  # totals = list(pool.map(...))
     assert "work" in waiting.via  # the cell line that waits for the workers carries their time...
     assert waiting.own_seconds < 0.5 * r.wall_s  # ...but the main thread's own wait does not take it all
