@@ -76,9 +76,9 @@ CPU_ADVICE = {
     "model": "The model's own computation takes the time{where}: on the CPU give torch more threads "
              "(torch.set_num_threads) and larger batches, or run it on a GPU; for inference, "
              "torch.inference_mode() and a compiled model (torch.compile) save the rest.",
-    "loader": "Preparing batches takes the time{where}: DataLoader workers (num_workers > 0) run the "
-              "dataset's __getitem__ and collation in parallel with the model, or do the per-item "
-              "preprocessing once, before the loop.",
+    "loader": "Preparing batches takes the time{where}: work done per item (decoding, augmenting, "
+              "normalising) can run in DataLoader workers (num_workers > 0) or once, before the loop; "
+              "over tensors already in memory, larger batches mean fewer collations.",
     "pandas": "pandas is called once per row or step{where}: one operation on whole columns (arithmetic, "
               "np.where, merge, groupby) does the same work in a single call.",
     "read": "Reading and parsing take the time{where}: read only the columns you need (usecols=, dtype=), "

@@ -129,3 +129,35 @@ def test_waits_for_requests_that_depend_on_each_other_are_not_parallelised() -> 
     independent = "for url in urls:\n    pages.append(fetch(url))\n"
     found = run_on(independent, [hot(2, 0.95, callees={"urlopen": 19}, loop_line=1, loop_count=60)], cpu=0.05)
     assert codes(found) == [("AIP402", 1)]
+
+
+def test_a_parameter_the_sampler_did_not_read_is_the_live_argument_the_cell_passed() -> None:
+    source = RECIPROCALS + "\nresult = compute_reciprocals(big)\n"
+    spots = [hot(4, 0.95, samples=3, loop_line=3, loop_count=300_000)]  # too few samples: no names read
+    (found,) = run_on(source, spots, {"np": np, "big": np.arange(1, 300_001)})
+    assert (found.code, found.line) == ("AIP201", 3) and "of values" in found.message
+
+
+def test_string_work_with_a_little_arithmetic_is_not_numbers_one_at_a_time() -> None:
+    source = "for i in range(len(words)):\n    key = words[i].lower() + '_' + str(i % 10)\n    counts[key] = 1\n"
+    ns = {"words": ["Ab"] * 5_000, "counts": {}}
+    spots = [hot(2, 0.9, loop_line=1, loop_count=5_000), hot(3, 0.05, loop_line=1)]
+    assert run_on(source, spots, ns) == []
+    monte_carlo = ("import random\ninside = 0\nfor _ in range(n):\n    x, y = random.random(), random.random()\n"
+                   "    if x * x + y * y <= 1.0:\n        inside += 1\n")
+    spots = [hot(4, 0.5, loop_line=3, loop_count=1_000_000), hot(5, 0.45, loop_line=3)]
+    (found,) = run_on(monte_carlo, spots, {"n": 10**6})
+    assert (found.code, found.line) == ("AIP201", 3) and "each number it walks" in found.message
+    recurrence = "x, v = 1.0, 0.0\nfor _ in range(n):\n    v = v - 0.1 * x\n    x = x + 0.01 * v\n"
+    spots = [hot(3, 0.5, loop_line=2, loop_count=10**6), hot(4, 0.45, loop_line=2)]
+    assert run_on(recurrence, spots, {"n": 10**6}) == []  # each step needs the last: no array form
+
+
+def test_builtins_walking_an_array_are_numbers_one_at_a_time() -> None:
+    source = "total = sum(big_array)\nsmallest = min(big_array)\n"
+    ns = {"big_array": np.random.default_rng(0).random(1_000_000)}
+    found = run_on(source, [hot(1, 0.6), hot(2, 0.35)], ns)
+    assert codes(found) == [("AIP201", 1), ("AIP201", 2)]
+    assert "sum() walked the 1,000,000 elements of big_array" in found[0].message
+    assert found[0].fix is not None and "np.sum(big_array)" in (found[0].fix.reason or "")
+    assert run_on(source, [hot(1, 0.6), hot(2, 0.35)], {"big_array": list(range(1_000_000))}) == []  # a list: sum is right

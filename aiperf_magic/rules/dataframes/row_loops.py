@@ -103,7 +103,7 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
     - pandas: "Enhancing performance" and "Iteration" in the user guide.
     """
     for loop in facts.loops:
-        if _rows_for_a_consumer(facts, loop):
+        if rows_for_a_consumer(facts, loop):
             continue
         it = unwrap_iterable(facts, loop.iter, also=("builtins.list",))
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _ROW_ITERATORS:
@@ -121,7 +121,7 @@ _OUTPUTS = frozenset({"builtins.print", "IPython.display.display", "builtins.dis
 _OUTPUT_METHODS = frozenset({"write", "writelines", "send", "put", "emit", "display"})
 
 
-def _rows_for_a_consumer(facts: Facts, loop: Loop) -> bool:
+def rows_for_a_consumer(facts: Facts, loop: Loop) -> bool:
     """The loop hands rows to something else, which sets the pace: it prints or writes them (rows
     for a person to read, a handful), yields them (a generator feeding another engine), calls a
     remote service per row (the wait dominates), or stops at its first ``break``."""

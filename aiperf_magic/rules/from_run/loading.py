@@ -16,7 +16,7 @@ import libcst as cst
 from ... import units as fmt
 from ..data_loading.datasets import COSTLY, live_cost
 from ..facts import Loop, unwrap_iterable
-from .callees import LOADER_CALLEES, NETWORK_CALLEES
+from .callees import LOADER_CALLEES, NETWORK_CALLEES, READ_CALLEES
 from .run import MISSING, Explained, Run
 from .shapes import work_shares
 from .sites import Site, counts
@@ -26,6 +26,7 @@ USER_WORK_SHARE = 0.1  # of the cell, in the dataset's own Python (``__getitem__
 GIL_CORES = 1.4  # threads of pure Python that together used under this many cores took turns
 WAIT_SHARE = 0.5  # of the site's samples, in a socket or HTTP call
 MIN_REQUESTS = 4
+IDLE_CORES = 0.3  # a process this idle while it read was waiting, not parsing
 
 
 # -- AIP101 ---------------------------------------------------------------------------------------
@@ -106,9 +107,9 @@ def blocking_io(site: Site, run: Run) -> Explained | None:
     loop = site.loop
     if loop is None or not counts(site) or site.threads > 1:
         return None
-    if _waits(site) < WAIT_SHARE:
-        return None
     cores = run.report.cpu_s / run.wall_s if run.wall_s > 0 else 1.0
+    if _waits(site, reads=cores < IDLE_CORES) < WAIT_SHARE:
+        return None
     n = site.loop_count
     if cores >= 0.5 or (n is not None and n < MIN_REQUESTS) or _paced(loop):
         return None
@@ -121,8 +122,11 @@ def blocking_io(site: Site, run: Run) -> Explained | None:
     return Explained("AIP402", site, loop.node, evidence, {"requests": n})
 
 
-def _waits(site: Site) -> float:
-    waits = sum(n for label, n in site.callees().items() if label.startswith(NETWORK_CALLEES))
+def _waits(site: Site, *, reads: bool) -> float:
+    """The share of the site's samples in network calls; with ``reads``, file readers too (a cell
+    that mostly idled while ``read_csv`` ran was waiting for its bytes, from a server or a disk)."""
+    prefixes = NETWORK_CALLEES + (READ_CALLEES if reads else ())
+    waits = sum(n for label, n in site.callees().items() if label.startswith(prefixes))
     return waits / max(1, site.samples)
 
 

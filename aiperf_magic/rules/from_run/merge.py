@@ -28,8 +28,9 @@ from .helpers import caller_of, helper_sites, top_function
 from .judge import judge_static
 from .loading import blocking_io, cpu_threads, loader_loop
 from .models import model_autograd, model_dispatch
+from .numbers import numeric_loop
 from .run import Explained, Run
-from .shapes import list_lookups, numeric_loop, row_apply, row_loop
+from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, sites_of
 
 Shape = Callable[[Site, Run], "Explained | None"]
@@ -119,6 +120,10 @@ def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None,
 
 def _fix(analysis: Analysis, finding: Finding, node: cst.CSTNode | None, ex: Explained, fixable: bool) -> None:
     if not fixable:
+        return
+    if ex.fix_reason is not None:
+        finding.fix = Fix(title=all_rules()[finding.code].fix_title, reason=ex.fix_reason)
+        finding.fixable = False
         return
     if node is None:
         function = top_function(ex.site.hottest.function) or "the function"

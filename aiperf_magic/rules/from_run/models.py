@@ -14,8 +14,9 @@ from typing import Any
 import libcst as cst
 
 from ...sizing import kind
+from ..pytorch.eager_inference import growing_input, timed
 from ..pytorch.inference_grad import grad_off
-from ..pytorch.model_use import trains
+from ..pytorch.model_use import inference_call, trains
 from .judge import DISPATCH_S, DISPATCH_SHARE, leaves_of
 from .run import MISSING, Explained, Run
 from .shapes import work_shares
@@ -43,12 +44,14 @@ def model_autograd(site: Site, run: Run) -> Explained | None:
     name, model = found
     facts, loop, calls = site.code.facts, site.loop, site.loop_count
     direct = [c for c in loop.calls if isinstance(c.node.func, cst.Name) and c.node.func.value == name]
-    in_eval = not getattr(model, "training", True)
-    if not direct or not in_eval or any(grad_off(facts, c) for c in direct) or not _grads(model):
+    # inference, as the static rule knows it: eval() mode, an evaluation function, a test split
+    inferring = not getattr(model, "training", True) or any(inference_call(facts, c) for c in direct)
+    if not direct or not inferring or any(grad_off(facts, c) for c in direct) or not _grads(model):
         return None
     evidence = (f"{run.took(site)} in {name}'s calls" + (f", {calls:,} of them" if calls else "")
-                + f", with autograd on: {name} is in eval() mode and nothing in the loop computes gradients, "
-                "yet each call records a graph")
+                + f", with autograd on: the loop only infers ({name} "
+                + ("is in eval() mode" if not getattr(model, "training", True) else "is used for evaluation")
+                + ") and nothing computes gradients, yet each call records a graph")
     return Explained("AIP502", site, loop.node, evidence, {"calls": calls})
 
 
@@ -61,6 +64,9 @@ def model_dispatch(site: Site, run: Run) -> Explained | None:
     leaves = leaves_of(model)
     if not calls or calls < MIN_CALLS or not leaves or not isinstance(loop.node, (cst.For, cst.While)):
         return None
+    facts = site.code.facts
+    if timed(facts, loop) or growing_input(facts, loop.node, name) is not None:
+        return None  # a benchmark of eager mode, or generation whose input grows: compiling would not pay
     per_call = site.seconds / calls
     dispatch = leaves * DISPATCH_S
     if dispatch < DISPATCH_SHARE * per_call or type(model).__name__ in ("OptimizedModule", "RecursiveScriptModule"):
@@ -73,19 +79,22 @@ def model_dispatch(site: Site, run: Run) -> Explained | None:
 
 def _model(site: Site, run: Run) -> tuple[str, Any]:
     """The torch module the hot lines call, live: the cell's name for it, or a global an earlier
-    cell's function reads (checked against the type the sampler saw)."""
+    cell's function reads (checked against the type the sampler saw); of several (a model and its
+    loss), the one with the most layers."""
+    found: list[tuple[int, str, Any]] = []
     for h in site.lines:
         for name, typed in h.types.items():
-            if not typed.startswith("torch.nn.") and "Module" not in typed:
-                continue
             live = run.live(site, name)
             if live is MISSING and site.code is not run.cell:
                 candidate = run.namespace.get(name, MISSING)
                 seen = f"{type(candidate).__module__}.{type(candidate).__qualname__}"
                 live = candidate if seen == typed else MISSING
             if live is not MISSING and kind(live) == "module":
-                return name, live
-    return "", MISSING
+                found.append((leaves_of(live) or 0, name, live))
+    if not found:
+        return "", MISSING
+    _, name, live = max(found, key=lambda f: f[0])
+    return name, live
 
 
 def _grads(model: Any) -> bool:

@@ -10,6 +10,7 @@ from typing import Any
 import libcst as cst
 
 from ... import units as fmt
+from ...cell.tree import assigned_names
 from ...report import Report
 from ..facts import Loop
 from .sites import Code, Site
@@ -28,6 +29,7 @@ class Explained:
     evidence: str
     numbers: dict[str, Any] = field(default_factory=dict)
     at: cst.CSTNode | None = None  # where the finding sits in the cell, when not ``node`` or the site's loop
+    fix_reason: str | None = None  # why the rule's fixer is not asked (what to write instead)
 
 
 @dataclass
@@ -60,15 +62,34 @@ class Run:
 
     def live(self, site: Site, name: str) -> Any:
         """The live object a name of the site held: the cell's own names from the namespace (their
-        value when the cell ended); names the sampler could not read stay MISSING."""
-        if site.code is self.cell and name in self.namespace and not _local(site.loop, name):
+        value when the cell ended), or a parameter of the site's function bound by the measured
+        cell's call to it (``compute_reciprocals(big_array)``: ``values`` is ``big_array``)."""
+        if site.code is self.cell and name in self.namespace and not _bound_in_function(site.loop, name):
             return self.namespace[name]
+        return self._argument(site, name)
+
+    def _argument(self, site: Site, name: str) -> Any:
+        scope = site.loop.scope if site.loop is not None else None
+        func = scope.node if scope is not None else None
+        if not isinstance(func, cst.FunctionDef):
+            return MISSING
+        params = [p.name.value for p in func.params.params]
+        if name not in params:
+            return MISSING
+        for call in self.cell.facts.calls:
+            if not (isinstance(call.node.func, cst.Name) and call.node.func.value == func.name.value):
+                continue
+            arg = call.kwarg(name) or call.positional(params.index(name))
+            if arg is not None and isinstance(arg.value, cst.Name) and arg.value.value in self.namespace:
+                return self.namespace[arg.value.value]
         return MISSING
 
 
-def _local(loop: Loop | None, name: str) -> bool:
-    """A parameter of the function the loop is in: not the global of that name."""
-    return loop is not None and loop.scope.binder(name) is not None
+def _bound_in_function(loop: Loop | None, name: str) -> bool:
+    """A parameter or a local of the function the loop is in: not the global of that name."""
+    if loop is None or not isinstance(loop.scope.node, cst.FunctionDef):
+        return False
+    return loop.scope.binder(name) is not None or name in assigned_names(loop.scope.node.body)
 
 
 def count(n: int | None, what: str) -> str:

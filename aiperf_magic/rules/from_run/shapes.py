@@ -5,28 +5,29 @@ when the run's evidence and the code agree, whatever the code's syntax:
 
 - AIP301: a loop over a frame's rows whose time went into pandas called per row (indexers, column
   lookups, ``iterrows``), however many accesses per row and whatever walks the rows;
-- AIP302: a hot ``apply``/``map`` that called a Python function once per row or element;
+- AIP302: a hot ``apply``/``map`` that called a Python function of numbers and conditions once per
+  row or element (:mod:`.logic`: a function of strings has no faster whole-column form);
 - AIP202: a loop testing membership in a live list (or tuple), by the lookups the run counted times
-  the list's length, not by the list's length alone;
-- AIP201: a loop doing one element at a time (Python arithmetic or a NumPy call per element of an
-  array, a tensor or a list of numbers), measured in iterations or proved by its time.
+  the list's length, not by the list's length alone.
 
-Loading, threads and waits (AIP101, AIP401, AIP402) are in :mod:`.loading`.
+Numbers one at a time (AIP201) are in :mod:`.numbers`; loading, threads and waits (AIP101, AIP401,
+AIP402) in :mod:`.loading`; model loops (AIP502, AIP506) in :mod:`.models`.
 """
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Any
 
 import libcst as cst
 
-from ...cell.tree import assigned_names, names_in, walk_all
+from ...cell.tree import assigned_names, walk_all
 from ...sizing import describe, kind
 from ..dataframes.row_apply import axis_of
-from ..exprs import is_scalar_arithmetic, names_used
+from ..dataframes.row_loops import rows_for_a_consumer
+from ..exprs import names_used
 from ..facts import Loop, unwrap_iterable
 from .callees import APPLY_CALLEES, PER_ROW_CALLEES, kinds_of
+from .logic import vectorisable
 from .run import MISSING, Explained, Run
 from .sites import Site, counts
 
@@ -36,6 +37,7 @@ ALONE_SHARE = 0.5  # a loop of unknown length, run once, must take this share of
 MIN_LIST = 8  # a list this short is scanned as fast as a set is hashed
 MIN_COMPARISONS = 1_000_000  # lookups x items below this cost a few milliseconds at most
 _ROW_ACCESSORS = ("loc", "iloc", "at", "iat")
+_ROW_METHODS = ("iterrows", "itertuples")
 
 
 def work_shares(site: Site) -> dict[str, float]:
@@ -51,11 +53,13 @@ def work_shares(site: Site) -> dict[str, float]:
 # -- AIP301 ---------------------------------------------------------------------------------------
 def row_loop(site: Site, run: Run) -> Explained | None:
     loop = site.loop
-    if loop is None or not counts(site) or site.callee_share(PER_ROW_CALLEES) < 0.4:
-        return None
+    if loop is None or not counts(site) or rows_for_a_consumer(site.code.facts, loop):
+        return None  # rows printed, written, yielded, sent away: the consumer sets the pace
     walked = _frame_walked(site, run, loop)
     if walked is None:
         return None  # pandas per row inside a loop over something else (a frame grown row by row: AIP203)
+    if site.callee_share(PER_ROW_CALLEES) < 0.4 and not _row_iterator(site, loop):
+        return None  # a loop over an index whose time is not pandas per row
     name, rows = walked
     what = _row_work(site, loop)
     each = f"for each of {rows:,} rows of {name}" if rows is not None else f"for each row of {name}"
@@ -72,7 +76,7 @@ def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int | None] | 
     it = unwrap_iterable(facts, loop.iter, also=("builtins.list",))
     frame: cst.BaseExpression | None = None
     rows_method = isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute)
-    if rows_method and it.func.attr.value in ("iterrows", "itertuples"):  # type: ignore[union-attr]
+    if rows_method and it.func.attr.value in _ROW_METHODS:  # type: ignore[union-attr]
         frame = it.func.value  # type: ignore[union-attr]
     elif isinstance(it, cst.Attribute) and it.attr.value == "index":
         frame = it.value
@@ -99,6 +103,12 @@ def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int | None] | 
     return None
 
 
+def _row_iterator(site: Site, loop: Loop) -> bool:
+    """``df.iterrows()`` or ``df.itertuples()``: the rows are the loop, whatever its body spends."""
+    it = unwrap_iterable(site.code.facts, loop.iter, also=("builtins.list",))
+    return isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _ROW_METHODS
+
+
 def _rows(site: Site, run: Run, name: str) -> int | None:
     live = run.live(site, name)
     if live is not MISSING and kind(live) in ("frame", "series"):
@@ -111,8 +121,10 @@ def _row_work(site: Site, loop: Loop) -> str:
     """"4 .iloc lookups per row", "iterrows builds a Series per row and 2 .loc writes per row"."""
     parts = []
     callees = site.callees()
-    if any(label.startswith(("DataFrame.iterrows", "DataFrame.itertuples")) for label in callees):
+    if any(label.startswith("DataFrame.iterrows") for label in callees):
         parts.append("iterrows built a Series per row")
+    elif _row_iterator(site, loop) and not callees:
+        return "the loop's Python ran once per row"
     accessors: Counter[str] = Counter()
     chained = 0
     for node in walk_all(loop.node):
@@ -141,6 +153,8 @@ def row_apply(site: Site, run: Run) -> Explained | None:
         func = call.node.args[0].value
         if isinstance(func, (cst.Dict, cst.SimpleString)) or _holds_mapping(site, run, func):
             continue  # map(dict) / map(series) is pandas' own lookup, not a Python call per row
+        if not vectorisable(site.code.facts, func):
+            continue  # strings split, joined, searched: no whole-column form is faster than the call
         root, receiver = _receiver(site, run, call.receiver)
         if receiver is None:
             continue
@@ -204,17 +218,28 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
         if held is None:
             continue
         n, text = held
-        if n < MIN_LIST or (lookups is not None and lookups * n < MIN_COMPARISONS):
+        if n < MIN_LIST:
             continue
-        if lookups is None and site.share < ALONE_SHARE:
+        # a loop run once is judged by its lookups; one run per row or per call (in a lambda, a
+        # function, another loop) by the time the run measured on it
+        repeated = loop.parent is not None or isinstance(loop.scope.node, cst.FunctionDef) or _in_lambda(site, loop)
+        small = lookups is not None and lookups * n < MIN_COMPARISONS
+        if (small or lookups is None) and not (repeated and site.share >= ALONE_SHARE):
             continue
         grew = container.value in assigned_names(loop.node)
         listed = f"a list that grew to {n:,} items" if grew else text
-        times = f", {lookups:,} times (up to {lookups * n:,} comparisons)" if lookups is not None else ""
+        if lookups is not None and not small:
+            times = f", {lookups:,} times (up to {lookups * n:,} comparisons)"
+        else:
+            times = ", in a loop that itself runs once per row or call"
         word = f"`{op}`" if op == "in" else "`.index()`"
         evidence = f"{run.took(site)}: each {word} test scans {container.value}, {listed}, item by item{times}"
         return Explained("AIP202", site, node, evidence, {"items": n, "lookups": lookups}, at=node)
     return None
+
+
+def _in_lambda(site: Site, loop: Loop) -> bool:
+    return any(isinstance(a, cst.Lambda) for a in site.code.cell.ancestors(loop.node))
 
 
 def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
@@ -228,110 +253,3 @@ def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
     if t in ("list", "tuple") and n is not None:
         return n, site.described(name) or f"a {t} of {n:,} items"
     return None
-
-
-# -- AIP201 ---------------------------------------------------------------------------------------
-def numeric_loop(site: Site, run: Run) -> Explained | None:
-    loop = site.loop
-    if loop is None or loop.kind == "while" or not loop.targets or not counts(site):
-        return None
-    work = work_shares(site)
-    if work.get("python", 0.0) + work.get("numpy", 0.0) < 0.6:
-        return None  # the time went into a model, pandas, a loader, waits: not one element at a time
-    targets = frozenset().union(*(outer.targets for outer in loop.ancestors() if outer.scope is loop.scope))
-    element = _element_access(site, run, loop, targets)
-    if element is None and not _scalar_arithmetic(site, run, loop, targets):
-        return None
-    n = site.loop_count
-    repeated = loop.parent is not None or _called_in_a_loop(site, run, loop)
-    if not repeated and ((n is None and site.share < ALONE_SHARE) or (n is not None and n < MIN_ITERATIONS)):
-        return None
-    if work.get("numpy", 0.0) >= 0.3:
-        label = next((c for c, _ in site.callees().most_common() if "." not in c), "a NumPy function")
-        what = f"a NumPy call ({label}) for one element at a time"
-    else:
-        what = "Python arithmetic on one element at a time"
-    loop_text = site.loop_text
-    if element is not None:
-        described = f" ({element[1]})" if element[1] and element[1] not in (loop_text or "") else ""
-        what = what.replace("one element at a time", f"one element of {element[0]}{described} at a time")
-    how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
-    evidence = f"{run.took(site)}: {what}{how}"
-    return Explained("AIP201", site, loop.node, evidence, {"iterations": n})
-
-
-def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> tuple[str, str] | None:
-    """The numeric array, tensor or list the loop indexes with its own variables, one item at a
-    time: of those it reads, the largest (else one it writes)."""
-    found: list[tuple[bool, int, str]] = []
-    cell = site.code.cell
-    for node in walk_all(loop.node):
-        if not isinstance(node, cst.Subscript):
-            continue
-        base: cst.BaseExpression = node
-        indexed = False
-        while isinstance(base, cst.Subscript):
-            indexed = indexed or any(names_used(el) & targets for el in base.slice)
-            base = base.value
-        if indexed and isinstance(base, cst.Name) and _numeric(site, run, base.value):
-            written = isinstance(cell.parent(node), cst.AssignTarget)
-            found.append((not written, site.size_of(base.value) or 0, base.value))
-    if not found:
-        return None
-    _, _, name = max(found)
-    return name, site.described(name) or ""
-
-
-def _numeric(site: Site, run: Run, name: str) -> bool:
-    live = run.live(site, name)
-    if live is not MISSING:
-        return kind(live) in ("array", "tensor") or (isinstance(live, list) and _numbers_text(describe(live)))
-    t = site.type_of(name)
-    return t in NUMERIC_TYPES or (t == "list" and _numbers_text(site.described(name)))
-
-
-def _numbers_text(described: Any) -> bool:
-    text = described.text if hasattr(described, "text") else (described or "")
-    return any(f" {word}" in text for word in ("int", "float"))
-
-
-def _scalar_arithmetic(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> bool:
-    """The loop walks numbers (a range, a list of numbers, a 1-D array) and computes with them."""
-    text = site.loop_text or ""
-    it = unwrap_iterable(site.code.facts, loop.iter)
-    ranged = isinstance(it, cst.Call) and site.code.facts.names.qname(it.func) == "builtins.range"
-    numbers = ranged or text.startswith("range(") or "range of" in text or (
-        _numbers_text(text) and " x " not in text and "tuple" not in text)
-    if not numbers:
-        return False
-    body: list[cst.CSTNode] = []
-    node = loop.node
-    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
-        body = [node.elt]
-    elif isinstance(node, cst.DictComp):
-        body = [node.value]
-    else:
-        body = [n.value for n in walk_all(node) if isinstance(n, (cst.AugAssign, cst.Assign)) and n.value is not None]
-    return any(_number_work(v) and names_in(v) & targets for v in body)
-
-
-_BITS = (cst.BitXor, cst.BitAnd, cst.BitOr)
-
-
-def _number_work(node: cst.CSTNode) -> bool:
-    """Arithmetic on numbers, bit operations on integers included (``j ^ (j >> i)``)."""
-    if is_scalar_arithmetic(node):
-        return True
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _BITS):
-        return all(isinstance(side, (cst.Name, cst.Integer)) or _number_work(side) for side in (node.left, node.right))
-    return False
-
-
-def _called_in_a_loop(site: Site, run: Run, loop: Loop) -> bool:
-    """The loop's function is called from a loop or comprehension of the measured cell."""
-    scope = loop.scope
-    if not isinstance(scope.node, cst.FunctionDef):
-        return False
-    name = scope.node.name.value
-    return any(isinstance(c.node.func, cst.Name) and c.node.func.value == name and c.loop is not None
-               for c in run.cell.facts.calls)

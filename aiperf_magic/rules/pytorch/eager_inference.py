@@ -84,7 +84,7 @@ def eager_repeated_inference(facts: Facts) -> Iterator[Hit]:
         sym = model_of(facts, call)
         if sym is None or sym.kind != "model" or not inference_call(facts, call, grad_off(facts, call)):
             continue
-        if few_iterations(facts, loop) or _timed(facts, loop) or _grows_input(facts, loop):
+        if few_iterations(facts, loop) or timed(facts, loop) or _grows_input(facts, loop):
             continue
         seen.add(id(loop.node))
         yield loop.node
@@ -111,7 +111,7 @@ _JOINS = frozenset({"cat", "concat", "concatenate", "hstack", "column_stack"})
 _RECOMPILES = "compiled, it would recompile for each new shape"
 
 
-def _growing_input(facts: Facts, node: cst.CSTNode, model: str) -> str | None:
+def growing_input(facts: Facts, node: cst.CSTNode, model: str) -> str | None:
     """Why the model's input changes shape from one step to the next (token generation), or None:
     a compiled model recompiles for every new shape, so compiling makes such a loop slower."""
     loop = next((lp for lp in facts.loops if lp.node is node), None)
@@ -141,7 +141,7 @@ def _growing_input(facts: Facts, node: cst.CSTNode, model: str) -> str | None:
     return None
 
 
-def _timed(facts: Facts, loop: Loop) -> bool:
+def timed(facts: Facts, loop: Loop) -> bool:
     """The loop reads a clock: it measures eager execution (compiling would defeat it)."""
     if any(c.qname in _CLOCKS for c in loop.calls):
         return True
@@ -170,7 +170,7 @@ def fix_compile(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
     model = (preferred or candidates)[0].func.value  # type: ignore[attr-defined]
     if model in names_in(loop.target) if isinstance(loop, cst.For) else False:
         return "the called name changes every iteration"
-    grows = _growing_input(facts, loop, model)
+    grows = growing_input(facts, loop, model)
     if grows is not None:
         return grows
     if contains(loop, cst.Call) and any(

@@ -1,0 +1,243 @@
+"""Numbers one at a time (AIP201), proved by the run: a loop whose time is the interpreter's own work
+(or a NumPy call per element) on one item of an array, a tensor or a list of numbers per iteration,
+or on the numbers a range hands it; and builtins (``sum``, ``min``, ``max``) walking an array's
+elements as Python objects.
+
+The run gives what static reading cannot: how many times the loop ran (``range(len(values))`` with
+``values`` a parameter: 1,000,000), what its names held, and whether the time was the line's own.
+A loop run once over fewer than ``MIN_ITERATIONS`` items is left alone; a loop nested in another, or
+in a function the cell calls from a loop, is proved by its time. A loop that carries a value from
+one iteration to the next (``x = x + v * dt``, a running minimum, a swap) computes a recurrence: no
+array expression replaces it, and it is left alone too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from ...cell.tree import walk_all
+from ...sizing import describe, kind
+from ..exprs import is_scalar_arithmetic, names_used
+from ..facts import Loop, unwrap_iterable
+from .logic import numbers_only
+from .run import MISSING, Explained, Run
+from .shapes import work_shares
+from .sites import MIN_SHARE, Site, counts
+
+NUMERIC_TYPES = ("numpy.ndarray", "torch.Tensor")
+MIN_ITERATIONS = 1_000  # a loop of fewer items, run once, is not worth a vectorised rewrite
+ALONE_SHARE = 0.5  # a loop of unknown length, run once, must take this share of the cell
+OWN_SHARE = 0.6  # of the loop's time on its own lines (not in functions of the user's it calls)
+MIN_ELEMENTS = 10_000  # a builtin walking fewer array elements than this costs under a millisecond
+_REDUCERS = {"builtins.sum": "np.sum", "builtins.min": "np.min", "builtins.max": "np.max"}
+_BITS = (cst.BitXor, cst.BitAnd, cst.BitOr)
+_ACCUMULATE = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign)
+
+
+def numeric_loop(site: Site, run: Run) -> Explained | None:
+    loop = site.loop
+    if loop is None:
+        return builtin_reduction(site, run)
+    if loop.kind == "while" or not loop.targets or not counts(site) or _own(site) < OWN_SHARE:
+        return None
+    work = work_shares(site)
+    if work.get("python", 0.0) + work.get("numpy", 0.0) < 0.6:
+        return None  # the time went into a model, pandas, a loader, waits: not one element at a time
+    if carried(loop):
+        return None  # a recurrence: each step needs the last
+    targets = frozenset().union(*(outer.targets for outer in loop.ancestors() if outer.scope is loop.scope))
+    element = _element_access(site, run, loop, targets)
+    arithmetic = element is None and _walks_numbers(site, loop) and _number_work(site, loop, targets)
+    if element is None and not arithmetic:
+        return None
+    n = site.loop_count
+    repeated = loop.parent is not None or _called_in_a_loop(run, loop)
+    if not repeated and ((n is None and site.share < ALONE_SHARE) or (n is not None and n < MIN_ITERATIONS)):
+        return None
+    if work.get("numpy", 0.0) >= 0.3:
+        label = next((c for c, _ in site.callees().most_common() if "." not in c), "a NumPy function")
+        what = f"a NumPy call ({label}) for one element at a time"
+    else:
+        what = "Python arithmetic on one element at a time" if element else "Python arithmetic on each number it walks"
+    loop_text = site.loop_text
+    if element is not None:
+        described = f" ({element[1]})" if element[1] and element[1] not in (loop_text or "") else ""
+        what = what.replace("one element at a time", f"one element of {element[0]}{described} at a time")
+    how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
+    evidence = f"{run.took(site)}: {what}{how}"
+    return Explained("AIP201", site, loop.node, evidence, {"iterations": n})
+
+
+def _own(site: Site) -> float:
+    """The share of the site's time on its own lines; 1.0 when not recorded (a Report from before)."""
+    total, own = sum(h.seconds for h in site.lines), sum(h.own_seconds for h in site.lines)
+    return own / total if total > 0 and own > 0 else 1.0
+
+
+def carried(loop: Loop) -> bool:
+    """The loop carries a value from one iteration to the next: a name it assigns that it reads
+    before assigning it (``m = j`` after ``a[j] < a[m]``, ``x = x + v * dt``), a total it also reads
+    (``if count > k``), an array it writes while reading it (``out[i] = out[i - 1] + x[i]``, a swap)."""
+    node = loop.node
+    if not isinstance(node, (cst.For, cst.While)):
+        return False
+    events: list[tuple[str, set[str]]] = []  # in source order: "read", "write" or "total" names
+    for sub in walk_all(node.body):
+        if isinstance(sub, cst.Assign):
+            value = names_used(sub.value)
+            events.append(("read", value))
+            for target in sub.targets:
+                if _writes_what_it_reads(target.target, value, events):
+                    return True
+        elif isinstance(sub, cst.AugAssign):
+            events.append(("read", names_used(sub.value)))
+            if isinstance(sub.target, cst.Name):
+                events.append(("total", {sub.target.value}))
+        elif isinstance(sub, (cst.If, cst.While)):
+            events.append(("read", names_used(sub.test)))
+        elif isinstance(sub, cst.Expr):
+            events.append(("read", names_used(sub.value)))
+    written = {n for what, names in events if what == "write" for n in names}
+    totals = {n for what, names in events if what == "total" for n in names}
+    done: set[str] = set()
+    for what, names in events:
+        if what == "read" and ((names & written) - done or names & totals):
+            return True
+        if what == "write":
+            done |= names
+    return False
+
+
+def _writes_what_it_reads(target: cst.BaseExpression, value: set[str], events: list[tuple[str, set[str]]]) -> bool:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_writes_what_it_reads(e.value, value, events) for e in target.elements)
+    if isinstance(target, cst.Subscript):
+        root: cst.BaseExpression = target
+        while isinstance(root, cst.Subscript):
+            events.append(("read", set().union(*(names_used(el) for el in root.slice))))
+            root = root.value
+        return isinstance(root, cst.Name) and root.value in value
+    events.append(("write", names_used(target)))
+    return False
+
+
+def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> tuple[str, str] | None:
+    """The numeric array, tensor or list the loop indexes with its own variables, one item at a
+    time: of those it reads, the largest (else one it writes)."""
+    found: list[tuple[bool, int, str]] = []
+    cell = site.code.cell
+    for node in walk_all(loop.node):
+        if not isinstance(node, cst.Subscript):
+            continue
+        base: cst.BaseExpression = node
+        indexed = False
+        while isinstance(base, cst.Subscript):
+            indexed = indexed or any(names_used(el) & targets for el in base.slice)
+            base = base.value
+        if indexed and isinstance(base, cst.Name) and _numeric(site, run, base.value):
+            written = isinstance(cell.parent(node), cst.AssignTarget)
+            found.append((not written, site.size_of(base.value) or 0, base.value))
+    if not found:
+        return None
+    _, _, name = max(found)
+    return name, site.described(name) or ""
+
+
+def _numeric(site: Site, run: Run, name: str) -> bool:
+    live = run.live(site, name)
+    if live is not MISSING:
+        return kind(live) in ("array", "tensor") or (isinstance(live, list) and _numbers_text(describe(live)))
+    t = site.type_of(name)
+    return t in NUMERIC_TYPES or (t == "list" and _numbers_text(site.described(name)))
+
+
+def _numbers_text(described: Any) -> bool:
+    text = described.text if hasattr(described, "text") else (described or "")
+    return any(f" {word}" in text for word in ("int", "float"))
+
+
+def _walks_numbers(site: Site, loop: Loop) -> bool:
+    """The loop walks numbers: a range, a list of numbers, a 1-D array or tensor."""
+    text = site.loop_text or ""
+    it = unwrap_iterable(site.code.facts, loop.iter)
+    ranged = isinstance(it, cst.Call) and site.code.facts.names.qname(it.func) == "builtins.range"
+    return ranged or text.startswith("range(") or "range of" in text or (
+        _numbers_text(text) and " x " not in text and "tuple" not in text)
+
+
+def _number_work(site: Site, loop: Loop, targets: frozenset[str]) -> bool:
+    """The body computes numbers: arithmetic on the loop's own numbers (``x * x``, ``j ^ (j >> i)``),
+    a total of them (``total += x.item()``), or a body that is all numbers and conditions, such as
+    numbers it makes each time (``x, y = random(), random()``, then ``x * x + y * y <= 1``)."""
+    node = loop.node
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        return _numbers(node.elt) and bool(_operands(node.elt) & targets)
+    if isinstance(node, cst.DictComp):
+        return _numbers(node.value) and bool(_operands(node.value) & targets)
+    for sub in walk_all(node):
+        if isinstance(sub, cst.AugAssign):
+            total = isinstance(sub.operator, _ACCUMULATE) and isinstance(sub.target, cst.Name)
+            if total and _operands(sub.value) & targets:
+                return True
+    arithmetic = any(isinstance(sub, (cst.BinaryOperation, cst.Comparison)) and _numbers(sub) for sub in walk_all(node))
+    return arithmetic and isinstance(node, cst.For) and numbers_only(site.code.facts, node.body)
+
+
+def _numbers(node: cst.CSTNode) -> bool:
+    """Arithmetic on numbers, bit operations on integers included, or a comparison of such."""
+    if is_scalar_arithmetic(node):
+        return True
+    if isinstance(node, cst.Comparison):
+        return _numbers(node.left) or any(_numbers(c.comparator) for c in node.comparisons)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _BITS):
+        return all(isinstance(side, (cst.Name, cst.Integer)) or _numbers(side) for side in (node.left, node.right))
+    return False
+
+
+def _operands(node: cst.CSTNode) -> set[str]:
+    """Names the expression computes with, leaving out those that only index (``i`` in ``xs[i]``)."""
+    if isinstance(node, cst.Name):
+        return {node.value}
+    if isinstance(node, cst.Subscript):
+        return _operands(node.value)
+    out: set[str] = set()
+    for child in node.children:
+        out |= _operands(child)
+    return out
+
+
+def _called_in_a_loop(run: Run, loop: Loop) -> bool:
+    """The loop's function is called from a loop or comprehension of the measured cell."""
+    scope = loop.scope
+    if not isinstance(scope.node, cst.FunctionDef):
+        return False
+    name = scope.node.name.value
+    return any(isinstance(c.node.func, cst.Name) and c.node.func.value == name and c.loop is not None
+               for c in run.cell.facts.calls)
+
+
+def builtin_reduction(site: Site, run: Run) -> Explained | None:
+    """``sum(big_array)``, ``min(...)``, ``max(...)``: Python's builtins walk an array's elements as
+    Python objects, one at a time; NumPy's own reductions run in C."""
+    if site.share < MIN_SHARE or site.loop is not None or site.code is not run.cell:
+        return None  # one sample is enough: the line is one call, and the array's size is read live
+    for call in site.code.calls_on(site.hottest.line):
+        numpy_name = _REDUCERS.get(call.qname or "")
+        arg = call.positional(0)
+        if numpy_name is None or arg is None or not isinstance(arg.value, cst.Name) or len(call.node.args) != 1:
+            continue
+        live = run.live(site, arg.value.value)
+        if live is MISSING or kind(live) not in ("array", "tensor"):
+            continue
+        d = describe(live, user_code=False)
+        if d is None or (d.size or 0) < MIN_ELEMENTS:
+            continue
+        builtin = (call.qname or "").split(".")[-1]
+        evidence = (f"{run.took(site)}: {builtin}() walked the {d.size:,} elements of {arg.value.value} ({d.text}) "
+                    f"one at a time, as Python objects; {numpy_name}({arg.value.value}) runs in C")
+        name = arg.value.value
+        why = f"write {numpy_name}({name}) (or {name}.{numpy_name[3:]}()); the rewrite is not offered here"
+        return Explained("AIP201", site, call.node, evidence, {"elements": d.size}, at=call.node, fix_reason=why)
+    return None
