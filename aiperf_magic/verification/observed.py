@@ -35,12 +35,19 @@ NOT_COMPARED = (
     "output written by native code straight to file descriptors 1 and 2 (C libraries, subprocesses)",
     "rich output sent with display() (only the cell's last expression, its displayed result, is compared)",
     "objects reached only through other modules' globals, files and the identity of shared objects",
+    "printed durations (a number with a time unit, as %time, tqdm or print(f'took {t:.2f} s') write them): "
+    "the rewrite is meant to change them",
 )
 NOTHING = (
     "nothing observable was compared: the cell binds no name the rewrite must keep, shows no result, prints "
     "nothing and raises nothing, so the rewrite is not called equal"
 )
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+# a measured duration as people print it: "2.15 µs", "took 5s", "12.3it/s", "0:00:03" is a time too
+_DURATION = re.compile(
+    r"\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|it/s|s/it)\b"
+    r"|\b\d+:\d\d(?::\d\d)?(?:\.\d+)?\b"
+)
 _TOKEN = re.compile(r"0x[0-9a-fA-F]+|\d+(?:[.,:]\d+)*(?:[eE][-+]?\d+)?|\w+|\s+|.", re.S)
 
 
@@ -177,11 +184,20 @@ def _said(raised: str | None) -> str:
     return trim(raised) if raised else "nothing"
 
 
+def without_durations(text: str) -> str:
+    return _DURATION.sub("<duration>", text)
+
+
 def output_difference(before: Observed, after: Observed) -> str | None:
-    """The first line of printed output that differs, named by stream and line; None when equal."""
+    """The first line of printed output that differs, named by stream and line; None when equal.
+
+    Printed durations are not compared (the rewrite is meant to change them): ``took 5 s`` and ``took 0 s``
+    read the same."""
     for stream in ("stdout", "stderr"):
         b, a = getattr(before, stream), getattr(after, stream)
         if b.digest == a.digest:
+            continue
+        if b.complete and a.complete and without_durations(b.head) == without_durations(a.head):
             continue
         label = f"{PRINTED} ({stream})"
         lb, la = b.head.splitlines(keepends=True), a.head.splitlines(keepends=True)
@@ -203,7 +219,7 @@ def masked(first: Observed, again: Observed, rewrite: Observed) -> str | None:
     notes = []
     for stream in ("stdout", "stderr"):
         f, g, r = getattr(first, stream), getattr(again, stream), getattr(rewrite, stream)
-        if r.digest in (f.digest, g.digest):
+        if r.digest in (f.digest, g.digest) or output_difference(_only(first, stream), _only(rewrite, stream)) is None:
             continue
         if f.digest == g.digest or not (f.complete and g.complete and r.complete):
             return None  # the original printed the same twice: the rewrite's output is a difference
@@ -223,6 +239,11 @@ def masked(first: Observed, again: Observed, rewrite: Observed) -> str | None:
     more = f" and {len(notes) - 3} more" if len(notes) > 3 else ""
     why = "as it differs between two runs of the original"
     return f"masked in the printed output, {why}: " + "; ".join(notes[:3]) + more
+
+
+def _only(observed: Observed, stream: str) -> Observed:
+    """``observed`` with only ``stream`` kept (the other one empty), to compare one stream at a time."""
+    return Observed(**{stream: getattr(observed, stream)})
 
 
 def _matches(x: str, y: str, z: str) -> bool:

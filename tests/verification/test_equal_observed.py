@@ -79,7 +79,7 @@ def test_output_naming_the_cell_prints_the_same_for_both_versions(isolation: str
 
 @BOTH
 def test_output_that_varies_between_runs_of_the_original_is_masked(isolation: str) -> None:
-    cell = "import time\nt0 = time.perf_counter()\ny = sum(range(1000))\nprint('took', time.perf_counter() - t0, 's')\n"
+    cell = "import time\nt0 = time.perf_counter()\ny = sum(range(1000))\nprint('took', time.perf_counter() - t0)\n"
     del_t0 = cell + "del t0\n"
     c = _try(del_t0, del_t0.replace("sum(range(1000))", "999 * 1000 // 2"), isolation)
     assert c.equal, c.difference
@@ -94,11 +94,12 @@ def test_masking_only_forgives_what_the_original_itself_varies() -> None:
         cap.write(text)
         return Observed(stdout=cap.printed())
 
-    first, again = obs("step 1 took 0.51 s\ndone\n"), obs("step 1 took 0.62 s\ndone\n")
-    assert masked(first, again, obs("step 1 took 0.40 s\ndone\n"))
-    assert masked(first, again, obs("step 2 took 0.40 s\ndone\n")) is None  # "1" did not vary
-    assert masked(first, again, obs("step 1 took 0.40 s\nDONE\n")) is None
-    assert masked(first, first, obs("step 1 took 0.40 s\ndone\n")) is None  # nothing varied: a difference
+    # a number without a unit (a printed duration with one is never compared at all)
+    first, again = obs("step 1 took 0.51\ndone\n"), obs("step 1 took 0.62\ndone\n")
+    assert masked(first, again, obs("step 1 took 0.40\ndone\n"))
+    assert masked(first, again, obs("step 2 took 0.40\ndone\n")) is None  # "1" did not vary
+    assert masked(first, again, obs("step 1 took 0.40\nDONE\n")) is None
+    assert masked(first, first, obs("step 1 took 0.40\ndone\n")) is None  # nothing varied: a difference
     bar_a, bar_b = obs("[====      ]\nok\n"), obs("[=======   ] 70%\nok\n")
     assert masked(bar_a, bar_b, obs("[==]\nok\n"))  # a line that changes shape is masked whole
 
@@ -143,3 +144,31 @@ def test_nothing_compared_is_never_equal_nor_called_different(isolation: str) ->
 def test_what_is_not_compared_is_said(isolation: str) -> None:
     c = _try("y = 1\n", "y = 1\n", isolation)
     assert c.equal and any("file descriptors 1 and 2" in n for n in c.not_compared)
+
+
+@BOTH
+def test_printed_durations_are_not_compared_but_printed_results_are(isolation: str) -> None:
+    slow = (
+        "import time\nt = time.perf_counter()\ns = sum(range(200_000))\n"
+        "print(f'sum {s} took {round(time.perf_counter() - t + 5)} s')\ndel t\n"
+    )
+    fast = "s = 19999900000\nprint(f'sum {s} took 0 s')\n"
+    c = _try(slow, fast, isolation)
+    assert c.equal, render_comparison_text(c)  # "took 5 s" then "took 0 s": the rewrite is meant to change it
+    assert any("printed durations" in n for n in c.not_compared)
+    wrong = _try(slow, "s = 19999900000\nprint(f'sum {s + 1} took 0 s')\n", isolation)
+    assert not wrong.equal and "sum 19999900000" in (wrong.difference or ""), wrong.difference
+
+
+def test_durations_as_people_print_them_read_the_same() -> None:
+    from aiperf_magic.verification.observed import without_durations
+
+    for a, b in [
+        ("Wall time: 4.29 µs", "Wall time: 951 ns"),
+        ("100%|##########| 10/10 [00:03<00:00, 3.02it/s]", "100%|##########| 10/10 [00:00<00:00, 912.5it/s]"),
+        ("epoch 1 took 12s", "epoch 1 took 0.4s"),
+        ("CPU times: user 1.2 s, sys: 3 ms, total: 1.21 s", "CPU times: user 20 ms, sys: 0 ns, total: 20 ms"),
+    ]:
+        assert without_durations(a) == without_durations(b), (a, b)
+    assert without_durations("5 samples, 3 epochs") == "5 samples, 3 epochs"
+    assert without_durations("loss 0.25") != without_durations("loss 0.75")
