@@ -10,7 +10,7 @@ are sites of their own. Only sites that took a real share of the cell are asked 
 from __future__ import annotations
 
 import linecache
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +62,12 @@ class Code:
         return out
 
 
+# Earlier cells do not change: their parse is kept for the next measured cells that call into them
+# (parsing costs milliseconds a file), the most recent few.
+_PARSED: OrderedDict[tuple[str, str], Code | None] = OrderedDict()
+MAX_PARSED = 16
+
+
 def code_of_file(file: str, namespace: Mapping[str, Any] | None, where: str | None) -> Code | None:
     """The parse of an earlier cell's or a user module's source, as Python compiled it."""
     from ..engine import prepare_cell  # the same parse and facts as the cell's own
@@ -69,10 +75,19 @@ def code_of_file(file: str, namespace: Mapping[str, Any] | None, where: str | No
     lines = linecache.getlines(file)
     if not lines:
         return None
-    prepared = prepare_cell("".join(lines), namespace=namespace)
-    if prepared.cell is None or prepared.facts is None:
-        return None
-    return Code(prepared.cell, prepared.facts, where=where or file)
+    text = "".join(lines)
+    key = (file, text)
+    if key in _PARSED:
+        _PARSED.move_to_end(key)
+        return _PARSED[key]
+    prepared = prepare_cell(text, namespace=namespace)
+    code = None
+    if prepared.cell is not None and prepared.facts is not None:
+        code = Code(prepared.cell, prepared.facts, where=where or file)
+    _PARSED[key] = code
+    while len(_PARSED) > MAX_PARSED:
+        _PARSED.popitem(last=False)
+    return code
 
 
 @dataclass
