@@ -52,7 +52,9 @@ document(
     """
     ## What it does
     Given when, on a machine with 2 cores or more, at least 2 Python threads were busy in 50 % of
-    the samples or more while the whole process used only 0.6 to 1.4 cores.
+    the samples or more while the whole process used only 0.6 to 1.4 cores. Threads that hold the
+    GIL starve the sampler of ticks, so their own CPU clocks also count: 2 or more of the cell's
+    threads each on a CPU for a tenth of the wall time or more, none doing most of the work.
 
     ## Why is this bad?
     Threads add parallelism only for work that releases the GIL (I/O, NumPy, torch kernels). For
@@ -229,8 +231,13 @@ document(
     "One CPU core limits the cell: the hot lines run in the interpreter",
     """
     ## What it does
-    Given when the process's CPU demand was at least 0.7 and below 1.5 cores, and nothing above
-    applied. Informational: the hot lines and findings say where the time went.
+    Given when the cell's own CPU (its threads and worker processes; the kernel's and aiperf's
+    threads left out) was at least 0.7 and below 1.5 cores, and nothing above applied. CPU that
+    other processes held while the cell waited for one is not the cell's: a cell that got less
+    than 0.7 core of its own because the machine was busy gets no CPU verdict, and a note says
+    so. Informational: the hot lines and findings say where the time went, and the advice follows
+    what they did (a torch model computing, a DataLoader preparing batches, pandas per row, a
+    Python loop, parsing).
 
     ## Why is this bad?
     One core running Python bytecode is the slowest way to compute: a row loop over a DataFrame
@@ -264,8 +271,9 @@ document(
     "The work already runs on several (or all) cores",
     """
     ## What it does
-    Given when the process's CPU demand was 1.5 cores or more on a machine with at least 2;
-    "all cores" when above 80 % of them. Informational.
+    Given when the cell's own CPU was 1.5 cores or more on a machine with at least 2; "all cores"
+    when above 80 % of them. Time spent waiting for a CPU held by other processes never makes a
+    cell "CPU-bound on all cores". Informational.
 
     ## Why is this bad?
     It is not a trap: the work is already parallel. Only less work (a better algorithm, 32-bit

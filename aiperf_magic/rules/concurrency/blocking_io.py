@@ -26,8 +26,13 @@ def sequential_blocking_io(facts: Facts) -> Iterator[Hit]:
     Flags a loop that makes a blocking network call per iteration (`requests.get`,
     `urllib.request.urlopen`, `urlretrieve`, `httpx.get`, a `requests.Session` method), itself or
     through a function of the notebook it calls. Not flagged: loops of a few iterations, loops
-    that sleep on purpose (polling, load tests), and loops over local files (reading a local file
-    rarely waits: parsing it is the work, and threads would not help it).
+    that sleep on purpose (polling, load tests), loops over local files (reading a local file
+    rarely waits: parsing it is the work, and threads would not help it), and loops whose
+    requests depend on each other: a cursor or next-page URL read from the last response, a
+    `while` loop that stops when the response says there is no more (no pool can send those
+    together). Inside `%%aiperf`, a loop whose measured time went into socket and HTTP calls, and
+    while the process's CPU idled, is reported even when the request hides in a helper of an
+    earlier cell or a module, with the requests counted.
 
     ## Why is this bad?
     Each iteration waits for the network (or disk) before starting the next request; the CPU is

@@ -59,7 +59,12 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
     dataset mapped ahead of time) are not flagged: a sample is one indexing, and workers would
     only add the cost of sending it between processes. Nor are loaders of at most 4 samples per
     batch (a demo, or a model so large that loading is noise next to its step), nor loaders only
-    asked for one batch (`next(iter(loader))`).
+    asked for one batch (`next(iter(loader))`). Inside `%%aiperf`, the finding sits on the loop
+    that iterates the loader, where the time goes, with what getting each batch cost and which
+    of the dataset's methods (or the collate function) took it; it is shown when that loop took a
+    fifth of the cell or more in the loader and the user's per-item code took a tenth (or the
+    dataset decodes, as torchvision's do). A loader the cell never iterates is not shown, nor
+    one over tensors in memory.
 
     ## Why is this bad?
     With no workers, every batch is read, decoded and collated by the main process, and the

@@ -13,7 +13,8 @@ document(
     Reported at run time by `%%aiperf` for DataFrames the cell creates or changes: float64
     columns whose values survive float32, int64 columns that fit a smaller integer, and
     object/string columns with few distinct values (a `category` candidate). It cannot be
-    found from the code alone, so the static linter never reports it.
+    found from the code alone, so the static linter never reports it. A frame under 10 MB is kept
+    in the report but not shown: what its dtypes would save is too little to matter.
 
     ## Why is this bad?
     pandas defaults to 64-bit numbers and Python string objects. Halving the width halves the

@@ -104,6 +104,10 @@ def rowwise_apply(facts: Facts) -> Iterator[Hit]:
     axis=1)` (or `min`, `sum`, `np.argmax`...), which the frame computes itself
     (`df.max(axis=1)`, `df.idxmax(axis=1)`). Frames of a few rows typed into the cell are not
     flagged.
+    Inside `%%aiperf`, a hot `apply`/`map` is reported when its function (a lambda, or a
+    function of this or an earlier cell, followed into the functions it calls) is numbers and
+    conditions only, `if`/`elif` chains and rows written and returned included; a function of
+    strings (split, join, regular expressions) has no faster whole-column form and is not.
 
     ## Why is this bad?
     `apply(axis=1)` builds a Series for every row and calls the Python function on it; a

@@ -64,7 +64,10 @@ def dataframe_row_loop(facts: Facts) -> Iterator[Hit]:
     `.at[i, ...]` per row. Not flagged: loops over `df.head(n)`, `df[:n]` or a small literal
     frame, and loops whose rows go to a consumer that sets the pace: printed or written (rows
     for a person to read), yielded to another engine, sent to a remote service one by one, or
-    read once before a `break`.
+    read once before a `break`. Inside `%%aiperf`, a hot loop over a frame's rows whose time went
+    into pandas called per row (indexers, `df[col][i]` lookups, `iterrows`) is reported however
+    many accesses each row makes and wherever the loop is (a helper of an earlier cell), with the
+    rows and the accesses per row counted.
 
     ## Why is this bad?
     `iterrows` builds a new Series (with its own index) for every row, and `.loc[i, c]` pays an

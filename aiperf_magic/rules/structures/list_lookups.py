@@ -42,7 +42,11 @@ def list_membership_in_loop(facts: Facts) -> Iterator[Hit]:
     comprehension, when `some_list` is a list built from data (a comprehension, `list(...)`,
     `.tolist()`, lines of a file), not a list written out in the code. Not flagged: loops of a
     few iterations, loops that call a remote service each time (the scan is noise next to the
-    wait), and, inside `%%aiperf`, lists of at most 1,000 items (a live list says its size).
+    wait), and, inside `%%aiperf`, lists of at most 1,000 items (a live list says its size)
+    unless the run counted enough lookups: what costs is the lookups times the list's length
+    (a 179-item stop-word list tested for each of a million tokens is 179 million comparisons),
+    so a hot loop that scans a live list of 8 items or more a million times or more is reported,
+    whatever built the list.
 
     ## Why is this bad?
     A list lookup compares `x` with every element until it finds it: n lookups into n elements

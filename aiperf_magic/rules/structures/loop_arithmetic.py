@@ -148,7 +148,13 @@ def python_loop_arithmetic(facts: Facts) -> Iterator[Hit]:
     repeating lists and strings (`[bos] + tokens`, `" " + name`), bodies that call a model or any
     function working on whole arrays, recurrences (`x[i + 1] = x[i] - lr * g`: each step needs
     the previous one), and single loops of unknown length over an index (tiny data and
-    iterative algorithms look the same there).
+    iterative algorithms look the same there). Inside `%%aiperf` the run settles what reading
+    cannot: a loop whose time was the interpreter's own work (or a NumPy call per element) on one
+    item of an array, a tensor or a list of numbers at a time, or on the numbers a range hands
+    it, is reported with its measured iterations, whatever bounds it has (a function's
+    parameter: `range(len(values))`), wherever it is (a function of an earlier cell, a
+    comprehension inside one); so are `sum`/`min`/`max` walking a large array. A loop run once
+    over fewer than 1,000 items, or one that carries a value from one step to the next, is not.
 
     ## Why is this bad?
     Each element costs a trip through the interpreter: a boxed number, a bytecode dispatch per
