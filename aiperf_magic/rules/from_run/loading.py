@@ -57,8 +57,9 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
         parts = [f"{type(dataset).__name__} reads and decodes each sample"]
     batches = f" for {site.loop_count:,} batches" if site.loop_count else ""
     where = "; ".join(parts)
-    evidence = (f"{run.took(site)}; getting each batch took {fmt.percent(header.share)} of it, in the main "
-                f"process{batches} ({name}: num_workers=0): {where}")
+    line = run.report.cell_line(header.line) if site.code is run.cell else header.line
+    evidence = (f"{run.took(site)}; getting the batches (line {line}) took {fmt.percent(header.share)} of the cell, "
+                f"in the main process{batches} ({name}: num_workers=0): {where}")
     numbers = {"loading_share": round(header.share, 4), "user_work": round(own, 4)}
     return Explained("AIP101", site, None, evidence, numbers)
 

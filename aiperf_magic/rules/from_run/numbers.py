@@ -13,6 +13,7 @@ array expression replaces it, and it is left alone too.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import libcst as cst
@@ -64,7 +65,7 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
     loop_text = site.loop_text
     if element is not None:
         described = f" ({element[1]})" if element[1] and element[1] not in (loop_text or "") else ""
-        what = what.replace("one element at a time", f"one element of {element[0]}{described} at a time")
+        what = what.replace("one element at a time", f"one {element[2]} of {element[0]}{described} at a time")
     how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
     evidence = f"{run.took(site)}: {what}{how}"
     return Explained("AIP201", site, loop.node, evidence, {"iterations": n})
@@ -123,26 +124,29 @@ def _writes_what_it_reads(target: cst.BaseExpression, value: set[str], events: l
     return False
 
 
-def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> tuple[str, str] | None:
+def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -> tuple[str, str, str] | None:
     """The numeric array, tensor or list the loop indexes with its own variables, one item at a
-    time: of those it reads, the largest (else one it writes)."""
-    found: list[tuple[bool, int, str]] = []
+    time (of those it reads, the largest, else one it writes), what it held, and whether each item
+    is an "element" or, one index into a 2-D array, a "row"."""
+    found: list[tuple[bool, int, str, int]] = []
     cell = site.code.cell
     for node in walk_all(loop.node):
         if not isinstance(node, cst.Subscript):
             continue
         base: cst.BaseExpression = node
-        indexed = False
+        indexed, indices = False, 0
         while isinstance(base, cst.Subscript):
             indexed = indexed or any(names_used(el) & targets for el in base.slice)
+            indices += len(base.slice)
             base = base.value
         if indexed and isinstance(base, cst.Name) and _numeric(site, run, base.value):
             written = isinstance(cell.parent(node), cst.AssignTarget)
-            found.append((not written, site.size_of(base.value) or 0, base.value))
+            found.append((not written, site.size_of(base.value) or 0, base.value, indices))
     if not found:
         return None
-    _, _, name = max(found)
-    return name, site.described(name) or ""
+    _, _, name, indices = max(found)
+    described = site.described(name) or ""
+    return name, described, "row" if indices == 1 and re.search(r"\(\S+ x \S+\)$", described) else "element"
 
 
 def _numeric(site: Site, run: Run, name: str) -> bool:

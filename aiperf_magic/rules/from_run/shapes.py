@@ -134,9 +134,9 @@ def _row_work(site: Site, loop: Loop) -> str:
             elif isinstance(node.value, cst.Subscript) and names_used(node.slice[0]) & loop.targets:
                 chained += 1  # df["col"][i]
     for accessor, n in accessors.most_common():
-        parts.append(f"{n} {accessor}[...] {'lookup' if n == 1 else 'lookups'} per row")
+        parts.append(f"{n} {accessor}[...] {'lookup' if n == 1 else 'lookups'} in its body")
     if chained:
-        parts.append(f"{chained} column-then-row {'lookup' if chained == 1 else 'lookups'} (df[col][i]) per row")
+        parts.append(f"{chained} column-then-row {'lookup' if chained == 1 else 'lookups'} (df[col][i]) in its body")
     return "pandas called per row: " + (", ".join(parts) if parts else "indexing one row at a time")
 
 
