@@ -31,6 +31,7 @@ from .cluster import cluster_verdicts
 from .stats import busy_cell_threads, summarise
 
 STARVED_MIN_WALL_S = 0.1
+CLOCKED_MIN_WALL_S = 0.2  # a cell this long whose threads' CPU clocks were read needs one tick
 
 if TYPE_CHECKING:
     from ..measure.run import CellRun
@@ -86,9 +87,12 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
     th = thresholds
     n = len(report.samples)
     cluster = cluster_verdicts(report, th)
-    # threads that hold the GIL starve the sampler of ticks; their CPU clocks are exact all the same
+    # code that holds the GIL (threads of pure Python, long stretches of C) starves the sampler of
+    # ticks; the CPU clocks of the cell's threads are exact all the same
     starved = busy_cell_threads(report) >= 2 and report.wall_s >= STARVED_MIN_WALL_S
-    if n < 2 or (n < th.min_samples and report.wall_s < th.min_wall_s and not starved):
+    clocked = report.cell_cpu_s is not None and report.wall_s >= CLOCKED_MIN_WALL_S
+    if n < 1 or (n < 2 and not clocked) or (n < th.min_samples and report.wall_s < th.min_wall_s
+                                             and not (starved or clocked)):
         if cluster:  # the cluster's task stream is the evidence: the driver's samples are not needed
             return Diagnosis(_relate(cluster, {f.code for f in report.findings}))
         return Diagnosis(

@@ -134,3 +134,16 @@ def test_the_verdict_does_not_bring_back_a_cold_loop_or_a_judged_finding() -> No
     VerdictStage().after(None, report)  # type: ignore[arg-type]
     assert report.verdict is not None and report.verdict.code == "AIP902"
     assert not cold.shown and not judged.shown and waiting.shown
+
+
+def test_a_cell_that_starved_the_sampler_is_judged_by_its_threads_clocks() -> None:
+    # 0.35 s of pandas in C stretches that held the GIL: the sampler ticked once
+    report = timeline(n=1, interval=0.35, cpu_cores=1.0, cores=2)
+    assert diagnose(report, mem_total_bytes=RAM).verdicts == []  # no clock of the cell's threads: too few ticks
+    report.cell_cpu_s = 0.34
+    report.thread_times = [ThreadTime("MainThread", cpu_s=0.34, cell=True)]
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907"
+    short = timeline(n=1, interval=0.1, cpu_cores=1.0, cores=2)
+    short.cell_cpu_s = 0.1
+    assert diagnose(short, mem_total_bytes=RAM).verdicts == []  # 0.1 s: too short for one tick to say
