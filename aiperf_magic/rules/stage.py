@@ -42,8 +42,12 @@ class AnalysisStage:
                 weigh(finding, analysis.node_of(finding), report.hotspots, run.user_ns, sampled=sampled,
                       wall_s=report.wall_s)
         if sampled:
-            # then from the run: what the hot lines explain, on the lines that cost (new or confirmed)
-            findings_from_run(analysis, report, run.user_ns)
+            # then from the run: what the hot lines explain, on the lines that cost (new or confirmed);
+            # a failure there costs the report only those findings, never the static ones
+            try:
+                findings_from_run(analysis, report, run.user_ns)
+            except Exception as exc:
+                report.notes.append(f"findings from the run failed: {type(exc).__name__}: {exc}")
         for finding in analysis.findings:
             if finding.code != "AIP000":
                 # a rewrite whose gain depends on size is proposed only when this run's data says it pays

@@ -89,3 +89,16 @@ def test_a_healthy_vectorised_cell_gets_no_finding_from_the_run(ip: Any) -> None
     report = measured(ip, "import numpy as np\nx = np.random.default_rng(0).random((1_500, 2))\n",
                       "d = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)\norder = np.argsort(d, axis=1)\n")
     assert [f for f in report.findings if f.shown and not f.code.startswith("AIP9")] == []
+
+
+def test_a_failure_explaining_the_run_keeps_the_static_findings(ip: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import aiperf_magic.rules.stage as stage
+
+    def broken(*args: Any, **kwargs: Any) -> list[Finding]:
+        raise RuntimeError("no luck")
+
+    monkeypatch.setattr(stage, "findings_from_run", broken)
+    report = measured(ip, "import numpy as np\nxs = list(range(3_000))\n",
+                      "arr = np.array([])\nfor x in xs:\n    arr = np.append(arr, x)\n")
+    assert [f.code for f in report.findings if f.code == "AIP203"] == ["AIP203"]
+    assert any("findings from the run failed: RuntimeError: no luck" in n for n in report.notes)
