@@ -161,3 +161,12 @@ def test_builtins_walking_an_array_are_numbers_one_at_a_time() -> None:
     assert "sum() walked the 1,000,000 elements of big_array" in found[0].message
     assert found[0].fix is not None and "np.sum(big_array)" in (found[0].fix.reason or "")
     assert run_on(source, [hot(1, 0.6), hot(2, 0.35)], {"big_array": list(range(1_000_000))}) == []  # a list: sum is right
+
+
+def test_a_loop_the_run_puts_elsewhere_is_not_also_called_arithmetic() -> None:
+    source = "total = 0\nfor i in range(2_000):\n    total += i * 2\n    pages.append(fetch(i))\n"
+    static = {f.code for f in analyze_cell(source, select=["ALL"]).findings}
+    assert "AIP201" in static  # reading alone sees a loop of arithmetic
+    spots = [hot(4, 0.9, callees={"urlopen": 18}, loop_line=2, loop_count=2_000),
+             hot(3, 0.05, samples=1, loop_line=2)]
+    assert codes(run_on(source, spots, cpu=0.05)) == [("AIP402", 2)]  # the run: it waited on the network

@@ -75,8 +75,25 @@ def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str
         if finding is not None:
             seen.add((finding.code, finding.line or 0))
             placed.append(finding)
+    _overruled(analysis, [ex for ex, caller in found if caller is None and ex.site.loop is not None], placed)
     judge_static(analysis, report, namespace)
     return placed
+
+
+def _overruled(analysis: Analysis, explained: list[Explained], placed: list[Finding]) -> None:
+    """A static AIP201 (arithmetic one element at a time) on a loop whose time the run put elsewhere
+    (pandas per row, a loader, a model, the network): the arithmetic is not what the loop costs."""
+    for ex in explained:
+        if ex.code == "AIP201" or ex.site.loop is None:
+            continue
+        span = ex.site.code.span(ex.site.loop.node)
+        if span is None:
+            continue
+        for f in analysis.findings:
+            inside = f.line is not None and span[0] <= f.line <= span[1]
+            if f.code == "AIP201" and f.shown and inside and all(f is not p for p in placed):
+                f.shown, f.evidence["judged"] = False, True
+                f.hidden_reason = f"the run put this loop's time elsewhere ({ex.code}): its arithmetic is not the cost"
 
 
 def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None,
