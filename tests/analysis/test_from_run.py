@@ -160,7 +160,8 @@ def test_builtins_walking_an_array_are_numbers_one_at_a_time() -> None:
     assert codes(found) == [("AIP201", 1), ("AIP201", 2)]
     assert "sum() walked the 1,000,000 elements of big_array" in found[0].message
     assert found[0].fix is not None and "np.sum(big_array)" in (found[0].fix.reason or "")
-    assert run_on(source, [hot(1, 0.6), hot(2, 0.35)], {"big_array": list(range(1_000_000))}) == []  # a list: sum is right
+    listed = {"big_array": list(range(1_000_000))}
+    assert run_on(source, [hot(1, 0.6), hot(2, 0.35)], listed) == []  # a list: sum is the right tool
 
 
 def test_a_loop_the_run_puts_elsewhere_is_not_also_called_arithmetic() -> None:
