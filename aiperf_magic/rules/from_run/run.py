@@ -50,7 +50,8 @@ class Run:
             hot = self.report.cell_line(site.hottest.line)
             if first == last or site.loop is None:
                 return f"line {hot}"
-            return f"lines {first}-{last}" if len(site.lines) > 1 else f"line {hot}"
+            # a loop's time on its header alone is its body's (a pure-Python loop gives up the GIL there)
+            return f"lines {first}-{last}" if len(site.lines) > 1 or hot == first else f"line {hot}"
         function = site.hottest.function or "a function"
         span = f"line {site.hottest.line}" if len(site.lines) == 1 else f"lines {site.first}-{site.last}"
         return f"{span} of {function.split('.<locals>')[0]} ({site.code.where})"
