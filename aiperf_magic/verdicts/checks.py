@@ -41,6 +41,8 @@ class Thresholds:
     rss_near_total_share: float = 0.8  # AIP904: peak RSS above this share of RAM
     cpu_single_cores: float = 0.7  # AIP907: at least this many cores busy ...
     cpu_multi_cores: float = 1.5  # ... AIP908 from this many cores on
+    cpu_starved_cores: float = 0.5  # AIP907 on a busy machine: more than half a core of its own, and
+    # running plus waiting for a CPU at least cpu_single_cores (it wanted the core the others held)
     all_cores_share: float = 0.8  # AIP908 says "all cores" above this share of the machine
     # cluster verdicts (AIP910-AIP914), read from Report.cluster; see verdicts/cluster.py
     cluster_wait_share: float = 0.5  # AIP910: the driver waited on the cluster this share of the wall time
@@ -242,21 +244,21 @@ def cpu_bound(st: RunStats, th: Thresholds, advice: Callable[[str], str] | None 
             advice=advice("many") if advice else PARALLEL,
         )
     if own >= th.cpu_single_cores:
-        return Verdict(
-            "AIP907",
-            "CPU-bound on one core",
-            f"The cell kept {own:.1f} core busy while {st.cores} were available"
-            f"{_contention(st)}: one CPU core limits the cell.",
-            ev,
-            advice=advice("one") if advice else GENERAL,
-        )
-    return None
+        sentence = (f"The cell kept {own:.1f} core busy while {st.cores} were available"
+                    f"{_contention(st)}: one CPU core limits the cell.")
+    elif own > th.cpu_starved_cores and st.cell_wanted >= th.cpu_single_cores:
+        sentence = (f"The cell's work ran {own:.2f} core and waited {st.cpu_wait_cores * st.wall_s:.2f} s "
+                    f"of its {st.wall_s:.2f} s for a CPU held by other processes: it wanted a whole core, "
+                    "so one CPU core limits the cell (on this busy machine it got part of one).")
+    else:
+        return None
+    return Verdict("AIP907", "CPU-bound on one core", sentence, ev, advice=advice("one") if advice else GENERAL)
 
 
 def machine_busy(st: RunStats, th: Thresholds) -> str | None:
-    """Why no CPU verdict fits a cell that wanted a core but got less of one, because other
-    processes held the CPUs; None when the cell was not held back that way."""
-    if st.cell_cores >= th.cpu_single_cores or st.cell_wanted < th.cpu_single_cores or st.wall_s <= 0:
+    """Why no CPU verdict fits a cell that wanted a core but got less than half of one, because
+    other processes held the CPUs; None when the cell was not held back that way."""
+    if st.cell_cores > th.cpu_starved_cores or st.cell_wanted < th.cpu_single_cores or st.wall_s <= 0:
         return None
     others = f"; other processes used {st.other_cores:.1f} cores meanwhile" if st.other_cores else ""
     return (

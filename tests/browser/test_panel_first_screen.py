@@ -71,8 +71,13 @@ def test_quickstart_answer_fits_the_first_screen(page: Any, app: str, request: p
     assert got["panel"] <= ONE_SCREEN_PX and got["output"] <= ONE_SCREEN_PX, got
     # the answer is on that first screen: the bottleneck, where the time went, the advice
     panel = page.locator(".aiperf-panel").first
-    for text in ("Bottleneck", "Where", "iterrows", "Advice", "Findings (1)"):
+    for text in ("Where", "iterrows", "Findings (1)"):
         expect(panel).to_contain_text(text)
+    # the verdict and its advice; a machine so busy that the cell got half a core or less (a loaded
+    # test machine drawing the page meanwhile) answers with that instead, on the same first screen
+    if "the machine was busy. The cell's work ran" not in panel.inner_text():
+        for text in ("Bottleneck", "Advice"):
+            expect(panel).to_contain_text(text)
 
 
 def test_lab_reopened_without_its_kernel_shows_the_static_report(page: Any, lab: Any) -> None:

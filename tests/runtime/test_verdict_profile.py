@@ -26,6 +26,16 @@ def test_under_half_a_core_on_a_busy_machine_is_never_cpu_bound_on_one_core() ->
     assert "other processes used 1.6 cores" in result.note
 
 
+def test_more_than_half_a_core_that_waited_for_the_rest_is_cpu_bound_on_one_core() -> None:
+    # a pandas row loop next to a browser drawing the panel: 0.66 core of its own, 0.39 waiting
+    v = compute_verdict(busy_machine(0.66, 0.39), mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907" and v.evidence["cell_cpu_cores"] == 0.66
+    assert "ran 0.66 core" in v.sentence and "waited 0.39 s" in v.sentence
+    # half a core or less is the machine's story, and a cell that did not want a core is no CPU verdict
+    assert compute_verdict(busy_machine(0.48, 0.45), mem_total_bytes=RAM) is None
+    assert compute_verdict(busy_machine(0.55, 0.1), mem_total_bytes=RAM) is None
+
+
 def test_a_core_of_its_own_with_a_long_wait_is_one_core_not_all_cores() -> None:
     # the case: 0.9 of 2 cores, and a long wait for a CPU that once made it "all cores"
     report = busy_machine(0.9, 0.8)
