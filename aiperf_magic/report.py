@@ -103,6 +103,28 @@ class Hotspot:
 
 
 @dataclass
+class MemoryLine:
+    """Memory one line of the cell body took while the cell ran (docs/runtime.md, "Memory per line").
+
+    ``allocated_bytes``: allocated while the line ran, including the functions it called; ``net_bytes``:
+    of that, still held when the cell ended; ``peak_bytes``: of that, held when the cell's memory
+    peaked. How they are counted is ``Report.memory_mode``'s: by default the rises of the process's
+    resident memory between two samples (its high-water mark included), with ``--memory`` each
+    allocation (``allocations`` of them). The ``cuda_`` fields: the same for torch's CUDA allocator,
+    read at each sample, when the cell used CUDA.
+    """
+
+    line: int
+    allocated_bytes: int = 0
+    net_bytes: int = 0
+    peak_bytes: int = 0
+    allocations: int | None = None
+    text: str = ""  # the line's source, stripped
+    cuda_allocated_bytes: int | None = None
+    cuda_net_bytes: int | None = None
+
+
+@dataclass
 class ThreadTime:
     """One thread of the process over the cell (``%%aiperf``): its CPU and what it did."""
 
@@ -191,6 +213,7 @@ class FrameProfile:
     saving_bytes: int = 0
     fix_source: str | None = None  # an ``astype`` statement applying the safe suggestions
     notes: list[str] = field(default_factory=list)
+    line: int | None = None  # the cell-body line that last assigned the frame's name, when one did
 
 
 @dataclass
@@ -337,6 +360,17 @@ class Report:
     machine_cpu_s: float | None = None
     machine_cores: int | None = None
     other_cpu_s: float | None = None
+    # Memory per line (docs/runtime.md, "Memory per line"): the lines that allocated memory, most
+    # first; the line that was running when the cell's memory peaked (numbered as ``line`` fields)
+    # and how far above its start that peak was, counted the ``memory_mode`` way: "sampled" (the
+    # default: resident memory and its high-water mark at each sample), "memray" or "tracemalloc"
+    # (``--memory``: every allocation). None and empty when not measured, with a note saying why.
+    # ``cuda_peak_line``: where torch's CUDA allocator peaked, when the cell used CUDA.
+    memory_lines: list[MemoryLine] = field(default_factory=list)
+    peak_line: int | None = None
+    memory_peak_bytes: int | None = None
+    memory_mode: str | None = None
+    cuda_peak_line: int | None = None
     schema: int = SCHEMA_VERSION
 
     @property
@@ -350,6 +384,10 @@ class Report:
 
     def finding(self, code: str) -> Finding | None:
         return next((f for f in self.findings if f.code == code), None)
+
+    def memory_line(self, body_line: int | None) -> MemoryLine | None:
+        """What ``memory_lines`` says of one body line (None when it allocated nothing counted)."""
+        return next((m for m in self.memory_lines if m.line == body_line), None) if body_line else None
 
     def to_dict(self) -> dict[str, Any]:
         return to_dict(self)

@@ -53,6 +53,10 @@ class AiperfMagics(Magics):
     @argument("--no-hotspots", action="store_true", help="Do not sample which line is running.")
     @argument("--text", action="store_true", help="Show the plain-text view only.")
     @argument("--no-gpu", action="store_true", help="Do not sample GPUs or synchronise CUDA.")
+    @argument("--memory", action="store_true",
+              help="Count every allocation per line (memray when installed, else tracemalloc): exact "
+                   "bytes per line and the line of the peak, at a cost on allocation-heavy cells. "
+                   "Without it, memory per line is estimated from the samples.")
     @argument("--torch-profile", action="store_true",
               help="Also run torch.profiler (top ops, host-device copies, DataLoader share); "
                    "only when torch is imported.")
@@ -62,8 +66,8 @@ class AiperfMagics(Magics):
 
         Put ``%%aiperf`` on the first line of a slow cell. The cell runs exactly as it would
         without it, then a report shows wall, CPU and GPU-synchronised time, what the CPU cores,
-        memory and GPUs did meanwhile, the lines that took the time, and the traps found in the
-        code, with fixes to try.
+        memory and GPUs did meanwhile, the lines that took the time and the memory (and the line
+        that was running when memory peaked), and the traps found in the code, with fixes to try.
 
         Examples::
 
@@ -83,6 +87,11 @@ class AiperfMagics(Magics):
 
             %%aiperf --budget 5
             frames = {name: load(name) for name in names}   # profile every column of every frame
+
+            %%aiperf --memory --var r
+            df = pd.read_csv("big.csv")
+            wide = df.pivot_table(index="day", columns="store", values="qty")
+            # afterwards: r.memory_lines (line, allocated_bytes, net_bytes, ...), r.peak_line
 
         Line-magic subcommands (``%aiperf <subcommand>``)::
 
@@ -154,7 +163,8 @@ class AiperfMagics(Magics):
     def _new_run(self, body: str, args: Any, *, root_code: Any, line_offset: int,
                  cell_id: str | None = None) -> CellRun:
         options = RunOptions(interval=args.interval, hotspots=not args.no_hotspots, gpu=not args.no_gpu,
-                             torch_profile=args.torch_profile, text=args.text, budget=args.budget)
+                             torch_profile=args.torch_profile, text=args.text, budget=args.budget,
+                             memory=args.memory)
         run = CellRun(body, user_ns=self.shell.user_ns, options=options,
                       cell_id=cell_id or parent_cell_id(self.shell),
                       execution_count=shown_count(self.shell, body),

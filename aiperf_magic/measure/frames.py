@@ -240,6 +240,7 @@ class FramesStage:
             except Exception as exc:
                 report.notes.append(f"frame {name} not profiled: {type(exc).__name__}: {exc}")
                 continue
+            prof.line = _assignment_line(report.source, name)  # the view names its line and its memory
             report.frames.append(prof)
             finding = frame_finding(prof, report.source)
             if finding is not None:

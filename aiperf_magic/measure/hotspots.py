@@ -88,6 +88,7 @@ class LineSampler:
         self._lines: dict[int | tuple[str, int], _Line] = {}  # cell lines by number, others by (file, line)
         self._facts: dict[CodeType, CodeFacts] = {}
         self.outside_s = 0.0  # time no thread of the cell was on its lines (IPython's own work...)
+        self.tick_lines: list[tuple[int, float]] = []  # the last tick's cell lines and their shares of it
         self.thread_samples: Counter[int] = Counter()  # ident -> samples on user lines
         self.notes: list[str] = []
         self._resolved = False
@@ -100,7 +101,7 @@ class LineSampler:
             return
         me = threading.get_ident()
         running_user_code = set()
-        frames = self._frames()
+        frames = self._others(me)
         for ident, frame in frames.items():
             if ident in (me, self._thread_id):
                 continue
@@ -123,6 +124,7 @@ class LineSampler:
         weights = self.shares.weights([ident for ident, _ in found], dt)
         main_cell = next((a.cell for ident, a in found if ident == self._thread_id and a.cell), None)
         counted = 0.0
+        self.tick_lines = []
         for (ident, a), w in zip(found, weights, strict=True):
             if w <= 0:
                 continue
@@ -141,13 +143,15 @@ class LineSampler:
             if cell is None:
                 continue
             self._add(self._line(cell), cell, w, ident)
+            if isinstance(cell.key, int):
+                self.tick_lines.append((cell.key, w))
             counted += w
         self.outside_s += max(0.0, dt - counted)
 
     def _attributions(self) -> list[tuple[int, Attribution]]:
         me = threading.get_ident()
         found = []
-        frames = self._frames()
+        frames = self._others(me)
         if self.filename is None and self._thread_id in frames:
             # learnt from the cell's own thread first: other threads may already run its functions
             self.filename = find_cell_file(frames[self._thread_id], self._root_code)
@@ -164,6 +168,15 @@ class LineSampler:
             if a.lines:
                 found.append((ident, a))
         return found
+
+    def _others(self, me: int) -> dict[int, FrameType]:
+        """Every thread's current frame but this one's. This thread's own frame is the caller's, which
+        would hold the dict, and through it every frame read, in a reference cycle: those frames, and
+        the arrays their functions had made, would then outlive them until the next garbage
+        collection (a 160 MB array deleted by the cell stayed held until the cell ended)."""
+        frames = dict(self._frames())
+        frames.pop(me, None)
+        return frames
 
     def _some(self, frames: Mapping[int, FrameType]) -> list[tuple[int, FrameType]]:
         """Every thread, or when there are more than MAX_THREADS, the cell's and a different

@@ -18,6 +18,7 @@ from ..report import ErrorInfo, Report
 from . import hotspots as _hotspots
 from .cellcpu import fill_cpu_profile
 from .hotspots import LineSampler
+from .memory_lines import MemoryRun
 from .probes.base import Probe
 from .probes.cuda import CudaClock
 from .probes.host import children_cpu_s
@@ -35,6 +36,7 @@ class RunOptions:
     torch_profile: bool = False
     text: bool = False
     budget: float | None = None  # seconds for the work after the cell; None: see stages.budget_for
+    memory: bool = False  # count every allocation per line (memray, else tracemalloc), not only samples
 
 
 class CellRun:
@@ -47,7 +49,7 @@ class CellRun:
                  cpu_clock: Callable[[], float] = time.process_time,
                  cuda: CudaClock | None = None,
                  children_cpu: Callable[[], float | None] | None = None,
-                 cell_files: dict[str, int] | None = None) -> None:
+                 cell_files: dict[str, int] | None = None, memory: MemoryRun | None = None) -> None:
         self.source = source
         self.user_ns = user_ns if user_ns is not None else {}
         self.options = options or RunOptions()
@@ -71,8 +73,12 @@ class CellRun:
             # cell_files: the shell's compiled cell files and their numbers, to say "cell [3]"
             lines = LineSampler(self._thread, root_code, line_offset=line_offset,
                                 all_threads=_hotspots.SAMPLE_ALL_THREADS, cell_files=cell_files)
+        # memory per line: the sampler's counters, and with --memory an engine counting each allocation
+        self.memory = memory if memory is not None else MemoryRun(
+            precise=self.options.memory, hotspots=self.options.hotspots, gpu=self.options.gpu)
         self.sampler = Sampler(probes if probes is not None else default_probes(self.options),
-                               interval_s=self.options.interval / 1000.0, clock=clock, lines=lines)
+                               interval_s=self.options.interval / 1000.0, clock=clock, lines=lines,
+                               memory=self.memory.sampling)
         self._t0 = self._c0 = 0.0
         self._started_at = 0.0
         self._rss0: int | None = None
@@ -93,6 +99,7 @@ class CellRun:
         self._peak_reset = _reset_peak_rss()
         if self.options.gpu:
             self._cuda.start()
+        self.memory.start()
         self.sampler.start()
         self._started_at = time.time()
         self._c0 = self._cpu_clock()
@@ -103,12 +110,16 @@ class CellRun:
         if not self.finished:
             self.finished = True
             self.sampler.stop()
+            self.memory.stop()
 
     def finish(self, error: BaseException | None = None) -> Report:
         synced = self._cuda.synchronize() if self.options.gpu else False
         t1, c1 = self._clock(), self._cpu_clock()
         self.finished = True
         samples = self.sampler.stop()
+        self.memory.stop()
+        if self.sampler.memory is None:  # it failed during the cell: a note says so, nothing is attributed
+            self.memory.sampling = None
         wall = t1 - self._t0
         self.own_cpu_s = max(0.0, c1 - self._c0)
         children = self._children_cpu() if self._children0 is not None else None
@@ -130,6 +141,7 @@ class CellRun:
         if lines is not None:
             report.hotspots = lines.hotspots(wall, self.source.splitlines())
             report.function_lines = lines.function_lines(wall)
+        self.memory.fill(report, lines.filename if lines is not None else None, self._line_offset)
         fill_cpu_profile(report, self.sampler.probes, lines, (self._thread, self._thread_native),
                          self.own_cpu_s, self.sampler.own_cpu_s)
         for probe in self.sampler.probes:

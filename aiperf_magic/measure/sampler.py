@@ -15,6 +15,7 @@ from typing import Any
 
 from ..report import GpuSeries, Samples
 from .hotspots import LineSampler
+from .memory_sampling import LineMemory
 from .probes.base import THREAD_PREFIX, Probe
 
 # The sampling periods %%aiperf accepts: below half a millisecond the sampler's own reading costs
@@ -35,7 +36,7 @@ _GPU_COLUMNS = (
 class Sampler:
     def __init__(self, probes: list[Probe], *, interval_s: float = 0.02,
                  clock: Callable[[], float] = time.perf_counter, capacity: int = 3000,
-                 lines: LineSampler | None = None) -> None:
+                 lines: LineSampler | None = None, memory: LineMemory | None = None) -> None:
         # a period the thread cannot wait for (infinity, NaN, beyond TIMEOUT_MAX) would end in an
         # OverflowError inside the thread, after the cell started: refuse it here
         if not 0 < interval_s <= threading.TIMEOUT_MAX:
@@ -45,6 +46,7 @@ class Sampler:
         self.clock = clock
         self.capacity = max(2, capacity)
         self.lines = lines
+        self.memory = memory  # memory per line: its counters read after each tick's lines
         self.notes: list[str] = []
         self.own_cpu_s = 0.0  # CPU the sampler's thread used: aiperf's, not the cell's
         self._rows: list[dict[str, Any]] = []
@@ -68,6 +70,8 @@ class Sampler:
             except Exception as exc:
                 self.lines = None
                 self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
+        if self.memory is not None:
+            self._guard_memory(self.memory.start)
         self._t0 = self._last_tick = self.clock()
         if thread:
             self._thread = threading.Thread(target=self._loop, name=THREAD_PREFIX + "sampler", daemon=True)
@@ -118,6 +122,10 @@ class Sampler:
             except Exception as exc:
                 self.lines = None
                 self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
+        memory = self.memory
+        if memory is not None:
+            lines = self.lines.tick_lines if self.lines is not None else ()
+            self._guard_memory(lambda: memory.sample(lines))
         keep = self._ticks % self._stride == 0
         self._ticks += 1
         if not keep:
@@ -132,6 +140,13 @@ class Sampler:
         if len(self._rows) >= self.capacity:
             self._rows = self._rows[::2]
             self._stride *= 2
+
+    def _guard_memory(self, step: Callable[[], None]) -> None:
+        try:
+            step()
+        except Exception as exc:  # memory per line is extra: the timeline goes on without it
+            self.memory = None
+            self.notes.append(f"memory per line off: {type(exc).__name__}: {exc}")
 
     def samples(self) -> Samples:
         rows = list(self._rows)

@@ -8,6 +8,7 @@ from aiperf_magic.report import (
     GpuInfo,
     GpuSeries,
     Hotspot,
+    MemoryLine,
     Report,
     Samples,
     Verdict,
@@ -29,10 +30,13 @@ def full_report() -> Report:
                         related=["AIP402"]),
         frames=[FrameProfile(name="df", rows=3, memory_bytes=10,
                              columns=[ColumnProfile(name="a", dtype="int64", memory_bytes=24,
-                                                    suggested_dtype="int8", saving_bytes=21)])],
+                                                    suggested_dtype="int8", saving_bytes=21)], line=1)],
         gpus=[GpuInfo(index=0, name="H200", memory_total_bytes=1, process_memory_scope="device-wide")],
         error=ErrorInfo(type="ValueError", message="bad", line=1), notes=["n"],
         torch_profile={"top_ops": [{"name": "aten::mm", "self_s": 0.1}]},
+        memory_lines=[MemoryLine(line=1, allocated_bytes=800, net_bytes=100, peak_bytes=700, allocations=3,
+                                 text="x = 1", cuda_allocated_bytes=64, cuda_net_bytes=0)],
+        peak_line=1, memory_peak_bytes=750, memory_mode="memray", cuda_peak_line=1,
     )
 
 
@@ -42,6 +46,8 @@ def test_json_round_trip_keeps_every_field():
     assert again == report
     assert isinstance(again.samples.gpus[0], GpuSeries)
     assert isinstance(again.findings[0].fix, Fix)
+    assert isinstance(again.memory_lines[0], MemoryLine) and again.memory_line(1) == report.memory_lines[0]
+    assert again.peak_line == 1 and again.memory_mode == "memray" and again.frames[0].line == 1
     assert again.cores_used == 0.5
 
 
@@ -50,6 +56,7 @@ def test_from_dict_ignores_unknown_keys_and_fills_defaults():
     report = Report.from_dict(data)
     assert report.source == "pass" and report.wall_s == 2.0
     assert report.findings == [] and report.verdict is None
+    assert report.memory_lines == [] and report.peak_line is None and report.memory_mode is None
 
 
 def test_comparison_round_trip_and_better():

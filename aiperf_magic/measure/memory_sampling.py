@@ -1,0 +1,164 @@
+"""Memory per line from the sampler: the counters it reads at each tick, given to the lines running.
+
+Each reader returns the counter's value now and its high-water mark (None where the system keeps
+none), or None when it cannot be read at this moment:
+
+- ``RssReader``: the process's resident memory and Linux's ``VmHWM`` (which ``%%aiperf`` resets at
+  the start of the cell), both from one read of ``/proc/self/status`` through a descriptor kept
+  open (about 3 µs); psutil's RSS, without a mark, elsewhere.
+- ``CudaReader``: torch's CUDA allocator, allocated bytes and their peak, summed over the devices;
+  only once the user's process has imported torch and initialised CUDA (never imported here).
+- ``TracedReader``: tracemalloc's traced bytes and their peak (``--memory`` without memray).
+
+``LineMemory`` reads them after each tick's line sampling and feeds one ``CounterLines`` per counter
+(:mod:`.memory_counter`). A reader that fails is turned off with a note; the others go on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tracemalloc
+from typing import Any, Protocol
+
+from .memory_counter import CounterLines, Lines
+
+Reading = tuple[int, "int | None"]
+MAX_DEVICES = 16
+
+
+class Reader(Protocol):
+    label: str
+    starts_at_zero: bool  # a counter first read during the cell counted nothing before (CUDA)
+
+    def read(self) -> Reading | None: ...
+
+    def close(self) -> None: ...
+
+
+class RssReader:
+    label = "resident memory"
+    starts_at_zero = False
+
+    def __init__(self, status_path: str = "/proc/self/status", psutil_module: Any = None) -> None:
+        self._path = status_path
+        self._fd: int | None = None
+        self._psutil = psutil_module
+        self._process: Any = None
+        self.linux = psutil_module is None and os.path.exists(status_path)
+
+    def read(self) -> Reading | None:
+        if not self.linux:
+            if self._process is None:
+                ps = self._psutil
+                if ps is None:
+                    import psutil as ps
+                self._process = ps.Process()
+            return int(self._process.memory_info().rss), None
+        if self._fd is None:
+            self._fd = os.open(self._path, os.O_RDONLY)
+        data = os.pread(self._fd, 1 << 14, 0)
+        rss = _kib(data, b"VmRSS:")
+        return (rss, _kib(data, b"VmHWM:")) if rss is not None else None
+
+    def close(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
+
+
+def _kib(data: bytes, key: bytes) -> int | None:
+    start = data.find(key)
+    if start < 0:
+        return None
+    end = data.find(b"\n", start)
+    fields = data[start + len(key) : end if end >= 0 else None].split()
+    return int(fields[0]) * 1024 if fields else None
+
+
+class CudaReader:
+    label = "CUDA allocator"
+    starts_at_zero = True
+
+    def __init__(self, torch_module: Any = None) -> None:
+        self._torch = torch_module
+
+    def read(self) -> Reading | None:
+        torch = self._torch if self._torch is not None else sys.modules.get("torch")
+        cuda = getattr(torch, "cuda", None)
+        if cuda is None or not cuda.is_initialized():
+            return None
+        current = peak = 0
+        for device in range(min(int(cuda.device_count()), MAX_DEVICES)):
+            stats = cuda.memory_stats(device)
+            current += int(stats.get("allocated_bytes.all.current", 0))
+            peak += int(stats.get("allocated_bytes.all.peak", 0))
+        return current, peak
+
+    def close(self) -> None:
+        pass
+
+
+class TracedReader:
+    label = "traced memory"
+    starts_at_zero = False
+
+    def read(self) -> Reading | None:
+        if not tracemalloc.is_tracing():
+            return None
+        current, peak = tracemalloc.get_traced_memory()
+        return current, peak
+
+    def close(self) -> None:
+        pass
+
+
+class LineMemory:
+    """The sampler's side of memory per line: one counter per reader, fed after each tick."""
+
+    def __init__(self, readers: dict[str, Reader]) -> None:
+        self.readers = dict(readers)
+        self.counters: dict[str, CounterLines] = {}
+        self.notes: list[str] = []
+        self.samples = 0  # readings that found a cell line running
+        self._before: Lines = ()
+
+    def start(self) -> None:
+        for name in list(self.readers):
+            reading = self._read(name)
+            if reading is not None:
+                self.counters[name] = CounterLines(*reading)
+
+    def sample(self, lines: Lines) -> None:
+        """One tick: ``lines`` are the cell lines the sampler found running, with their shares."""
+        lines = tuple(lines)
+        if lines:
+            self.samples += 1
+        for name in list(self.readers):
+            reading = self._read(name)
+            if reading is None:
+                continue
+            counter = self.counters.get(name)
+            if counter is None:  # first readable now (CUDA initialised by the cell)
+                start = 0 if self.readers[name].starts_at_zero else reading[0]
+                counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1])
+            counter.update(reading[0], reading[1], self._before, lines)
+        self._before = lines
+
+    def stop(self) -> None:
+        for reader in self.readers.values():
+            reader.close()
+
+    def _read(self, name: str) -> Reading | None:
+        reader = self.readers[name]
+        try:
+            return reader.read()
+        except Exception as exc:  # one counter that fails costs only itself
+            del self.readers[name]
+            self.counters.pop(name, None)
+            reader.close()
+            self.notes.append(f"memory per line: {reader.label} not read: {type(exc).__name__}: {exc}")
+            return None

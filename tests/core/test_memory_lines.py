@@ -1,0 +1,298 @@
+"""Memory per line on injected readings: the counter's rises and falls given to the lines that ran,
+memray's allocations tallied by line, the sampler's readers, and what goes into the Report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from aiperf_magic.measure.memory_counter import CounterLines
+from aiperf_magic.measure.memory_engines import cell_file_of, cell_line, tally
+from aiperf_magic.measure.memory_lines import MemoryRun
+from aiperf_magic.measure.memory_sampling import CudaReader, LineMemory, RssReader
+from aiperf_magic.measure.sampler import Sampler
+from aiperf_magic.report import Report
+
+MB = 1024**2
+
+
+def test_rises_go_to_the_line_running_and_stay_held_when_nothing_falls() -> None:
+    c = CounterLines(100 * MB, 100 * MB)
+    for value in (150, 200, 250):
+        c.update(value * MB, value * MB, [(3, 0.02)], [(3, 0.02)])
+    assert c.allocated == {3: 150 * MB} and c.net == {3: 150 * MB}
+    assert c.peak_line == 3 and c.peak - c.start == 150 * MB
+
+
+def test_a_peak_between_two_readings_is_caught_by_the_high_water_mark() -> None:
+    c = CounterLines(100 * MB, 100 * MB)
+    c.update(100 * MB, 100 * MB, [(1, 1.0)], [(2, 1.0)])  # nothing happened
+    c.update(101 * MB, 900 * MB, [(2, 1.0)], [(2, 1.0)])  # 800 MB made and freed between the two
+    assert c.allocated == {2: 800 * MB}  # the rise to the mark: 100 MB -> 900 MB
+    assert c.net == {2: 1 * MB}  # of it, only what stayed is still held
+    assert c.peak_line == 2 and c.peak == 900 * MB and c.peak_held == {2: 800 * MB}
+
+
+def test_an_interval_between_two_lines_is_split_and_a_fall_releases_the_latest_rise() -> None:
+    c = CounterLines(0, 0)
+    c.update(100 * MB, 100 * MB, [(1, 1.0)], [(1, 1.0)])
+    c.update(140 * MB, 140 * MB, [(1, 1.0)], [(2, 1.0)])  # line 1 ended, line 2 began: half each
+    assert c.allocated == {1: 120 * MB, 2: 20 * MB}
+    c.update(140 * MB, 140 * MB, [(2, 1.0)], [(3, 1.0)])
+    c.update(110 * MB, 140 * MB, [(3, 1.0)], [(3, 1.0)])  # line 3 frees 30 MB: line 2's 20 first
+    assert c.net == {1: 110 * MB}
+    assert 2 not in c.net and c.peak_line == 2
+
+
+def test_the_peak_goes_to_the_line_before_when_memory_fell_again_before_the_next_reading() -> None:
+    transient = CounterLines(0, 0)
+    transient.update(0, 500 * MB, [(4, 1.0)], [(5, 1.0)])  # rose and fell: line 4 made it and ended
+    assert transient.peak_line == 4
+    kept = CounterLines(0, 0)
+    kept.update(500 * MB, 500 * MB, [(4, 1.0)], [(5, 1.0)])  # still held at the reading: line 5 runs
+    assert kept.peak_line == 5
+
+
+def test_rises_while_no_cell_line_ran_are_outside_and_threads_share_by_their_weight() -> None:
+    c = CounterLines(0, None)
+    c.update(10 * MB, None, [], [])
+    assert c.allocated == {} and c.outside == 10 * MB
+    c.update(40 * MB, None, [(2, 0.015), (7, 0.005)], [(2, 0.015), (7, 0.005)])
+    assert c.allocated == {2: pytest.approx(22.5 * MB), 7: pytest.approx(7.5 * MB)}
+
+
+def test_tally_gives_each_allocation_to_its_line_and_frees_by_address() -> None:
+    events = [
+        (True, 0x10, 100, 1),
+        (True, 0x20, 300, 2),
+        (False, 0x20, 0, None),  # line 2's temporary freed
+        (True, 0x30, 50, None),  # IPython's own, outside the cell's lines
+        (False, 0x99, 0, None),  # made before tracking began: changes nothing
+        (True, 0x40, 4096, 3),
+        (False, 0x40, 1024, None),  # part of a map unmapped
+    ]
+    t = tally(events)
+    assert t.allocated == {1: 100, 2: 300, 3: 4096} and t.count == {1: 1, 2: 1, 3: 1}
+    assert t.net == {1: 100, 3: 3072}
+    assert t.peak == 100 + 50 + 4096 and t.peak_line == 3 and t.peak_held == {1: 100, 3: 4096}
+
+
+def test_the_innermost_cell_frame_names_the_line_and_the_cell_file_is_found_under_run_code() -> None:
+    shell = str(Path("site-packages", "IPython", "core", "interactiveshell.py"))
+    stack = [("ones", "numeric.py", 232), ("f", "<cell-2>", 3), ("<module>", "<cell-2>", 5),
+             ("run_code", shell, 3600)]
+    assert cell_line(stack, "<cell-2>", 1) == 2  # the function the cell defines, at its own line
+    assert cell_line(stack, "<cell-1>", 1) is None
+    assert cell_file_of(stack) == "<cell-2>"
+    assert cell_file_of(stack[:2]) is None
+
+
+class Script:
+    """A reader that returns the readings it was given, one a call, then fails if asked to."""
+
+    label = "scripted"
+
+    def __init__(self, readings: list[Any], starts_at_zero: bool = False) -> None:
+        self.readings = list(readings)
+        self.starts_at_zero = starts_at_zero
+        self.closed = False
+
+    def read(self) -> tuple[int, int | None] | None:
+        value = self.readings.pop(0)
+        if isinstance(value, Exception):
+            raise value
+        return value
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_line_memory_reads_each_counter_after_the_lines_and_turns_a_failing_one_off() -> None:
+    host = Script([(100, 100), (200, 200), (300, 300)])
+    broken = Script([(1, 1), OSError("gone")])
+    memory = LineMemory({"host": host, "other": broken})
+    memory.start()
+    memory.sample([(1, 0.02)])
+    memory.sample([(1, 0.02)])
+    assert memory.counters["host"].allocated == {1: 200}
+    assert "other" not in memory.counters and broken.closed
+    assert memory.notes == ["memory per line: scripted not read: OSError: gone"]
+    assert memory.samples == 2
+
+
+def test_a_counter_first_readable_during_the_cell_starts_from_zero_when_it_counts_from_zero() -> None:
+    cuda = Script([None, (64 * MB, 96 * MB)], starts_at_zero=True)
+    memory = LineMemory({"cuda": cuda})
+    memory.start()
+    assert "cuda" not in memory.counters  # CUDA not initialised yet
+    memory.sample([(4, 1.0)])
+    counter = memory.counters["cuda"]
+    assert counter.allocated == {4: 96 * MB} and counter.net == {4: 64 * MB} and counter.peak_line == 4
+
+
+def fake_torch(initialised: bool, stats: list[dict[str, int]]) -> Any:
+    cuda = SimpleNamespace(is_initialized=lambda: initialised, device_count=lambda: len(stats),
+                           memory_stats=lambda device: stats[device])
+    return SimpleNamespace(cuda=cuda)
+
+
+def test_the_cuda_reader_sums_the_allocator_over_devices_only_once_cuda_is_initialised() -> None:
+    assert CudaReader(fake_torch(False, [])).read() is None
+    stats = [{"allocated_bytes.all.current": 10, "allocated_bytes.all.peak": 30},
+             {"allocated_bytes.all.current": 5, "allocated_bytes.all.peak": 5}]
+    assert CudaReader(fake_torch(True, stats)).read() == (15, 35)
+
+
+def test_the_rss_reader_takes_resident_memory_and_its_high_water_mark_from_one_status_file(tmp_path: Path) -> None:
+    status = tmp_path / "status"
+    status.write_text("Name:\tpython\nVmPeak:\t  900 kB\nVmHWM:\t  4096 kB\nVmRSS:\t  2048 kB\nThreads:\t3\n")
+    reader = RssReader(str(status))
+    try:
+        assert reader.read() == (2048 * 1024, 4096 * 1024)
+        status.write_text("Name:\tpython\nVmRSS:\t  1024 kB\n")  # a system without the mark
+        assert reader.read() == (1024 * 1024, None)
+    finally:
+        reader.close()
+    real = RssReader()
+    try:
+        rss, hwm = real.read() or (0, None)
+        assert rss > 0 and (hwm is None or hwm >= rss)
+    finally:
+        real.close()
+
+
+def report_for(source: str) -> Report:
+    return Report(source=source, interval_ms=20.0, rss_delta_bytes=0)
+
+
+def test_fill_lists_the_lines_by_bytes_with_their_text_and_names_the_peak() -> None:
+    host = Script([(0, 0), (300 * MB, 300 * MB), (300 * MB, 700 * MB), (310 * MB, 710 * MB), (310 * MB, 710 * MB)])
+    cuda = Script([None, None, (0, 0), (0, 0), (2 * MB, 2 * MB)], starts_at_zero=True)
+    run = MemoryRun(readers={"host": host, "cuda": cuda})
+    run.sampling.start()  # type: ignore[union-attr]
+    for lines in ([(1, 1.0)], [(2, 1.0)], [(2, 1.0)], [(3, 1.0)]):
+        run.sampling.sample(lines)  # type: ignore[union-attr]
+    report = report_for("a = big()\nb = spike()\nc = small()\n")
+    run.fill(report, "<cell>", 1)
+    assert [m.line for m in report.memory_lines] == [2, 1, 3]
+    spike = report.memory_line(2)
+    # half of the 400 MB that came and went while line 1 ended and line 2 began, then its own 410 MB
+    assert spike is not None and spike.text == "b = spike()" and spike.allocated_bytes == 610 * MB
+    assert spike.net_bytes == 10 * MB and report.memory_line(1).allocated_bytes == 500 * MB  # type: ignore[union-attr]
+    small = report.memory_line(3)
+    # CUDA's 2 MB came between a reading on line 2 and one on line 3: half each
+    assert small is not None and small.cuda_allocated_bytes == 1 * MB and spike.cuda_allocated_bytes == 1 * MB
+    assert report.peak_line == 2 and report.memory_peak_bytes == 710 * MB and report.memory_mode == "sampled"
+    assert report.cuda_peak_line == 3
+
+
+def test_fill_says_why_when_no_line_was_seen() -> None:
+    host = Script([(0, 0), (50 * MB, 50 * MB)])
+    run = MemoryRun(readers={"host": host})
+    run.sampling.start()  # type: ignore[union-attr]
+    run.sampling.sample([])  # the only reading came after the cell  # type: ignore[union-attr]
+    report = report_for("x = make()\n")
+    report.rss_delta_bytes = 50 * MB
+    run.fill(report, "<cell>", 1)
+    assert report.memory_lines == [] and report.peak_line is None and report.memory_mode is None
+    assert any("ended before the sampler saw one of its lines" in n for n in report.notes)
+    quiet = report_for("x = 1\n")
+    MemoryRun(hotspots=False, readers={}).fill(quiet, None, 1)
+    assert quiet.notes == []  # nothing changed: nothing to explain
+    off = report_for("x = make()\n")
+    off.rss_delta_bytes = 50 * MB
+    MemoryRun(hotspots=False, readers={}).fill(off, None, 1)
+    assert off.notes == ["memory per line not measured: --no-hotspots samples no line "
+                         "(%%aiperf --memory counts each allocation without it)"]
+
+
+class FailingEngine:
+    name = "memray"
+
+    def __init__(self) -> None:
+        self.notes: list[str] = []
+
+    def start(self) -> None:
+        raise RuntimeError("No more than one Tracker instance can be active at the same time")
+
+
+def test_an_engine_that_cannot_start_falls_back_to_the_samples_with_a_note() -> None:
+    run = MemoryRun(precise=True, engine=FailingEngine(), readers={})
+    run.start()
+    assert run.engine is None and run.mode == "sampled"
+    assert "memray could not start (RuntimeError" in run.notes[0]
+
+
+def test_the_sampler_feeds_memory_after_each_tick_and_survives_its_failure() -> None:
+    host = Script([(0, 0), (10 * MB, 10 * MB), RuntimeError("boom")])
+    memory = LineMemory({"host": host})
+    clock = iter(x * 0.02 for x in range(100))
+    sampler = Sampler([], interval_s=0.02, clock=lambda: next(clock), memory=memory)
+    sampler.start(thread=False)
+    sampler.tick()
+    assert memory.counters["host"].outside == 10 * MB  # no line sampler: nothing to give it to
+    sampler.tick()
+    assert memory.notes == ["memory per line: scripted not read: RuntimeError: boom"]
+    sampler.stop()
+
+
+# In IPython's own test shell: the real readers and engines on a cell that keeps one array and makes
+# a larger one that a function it defines frees before returning.
+PEAK_CELL = """\
+import numpy as np
+kept = np.ones(6_000_000)
+def spike():
+    t = np.ones(24_000_000)
+    return float(t[0])
+s = spike()
+"""
+
+
+def _cell_report(ip: Any, options: str) -> Report:
+    ip.user_ns.pop("r", None)
+    result = ip.run_cell(f"%%aiperf --text --no-gpu --interval 5 --var r {options}\n" + PEAK_CELL)
+    assert result.success
+    report = ip.user_ns["r"]
+    assert isinstance(report, Report)
+    return report
+
+
+def test_memory_with_memray_gives_each_array_to_its_line_and_names_the_function_line_at_the_peak(ip: Any) -> None:
+    pytest.importorskip("memray")
+    from IPython.utils.capture import capture_output
+
+    with capture_output():
+        report = _cell_report(ip, "--memory")
+    assert report.memory_mode == "memray"
+    kept, spike = report.memory_line(2), report.memory_line(4)
+    assert kept is not None and kept.allocated_bytes == pytest.approx(48e6, rel=0.01)
+    assert kept.net_bytes == pytest.approx(48e6, rel=0.01) and (kept.allocations or 0) >= 1
+    assert spike is not None and spike.allocated_bytes == pytest.approx(192e6, rel=0.01) and spike.net_bytes < 1024
+    assert report.peak_line == 4 and report.memory_peak_bytes == pytest.approx(240e6, rel=0.05)
+    assert report.memory_lines[0].line == 4
+
+
+def test_memory_without_memray_counts_with_tracemalloc_and_says_so(ip: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tracemalloc
+
+    from IPython.utils.capture import capture_output
+
+    monkeypatch.setitem(__import__("sys").modules, "memray", None)  # as if it were not installed
+    with capture_output():
+        report = _cell_report(ip, "--memory")
+    assert report.memory_mode == "tracemalloc" and not tracemalloc.is_tracing()
+    assert any("memray is not installed" in n for n in report.notes)
+    assert report.peak_line in (4, 6)  # the spike's line, or the cell line that called it (sampled)
+
+
+def test_the_default_mode_finds_the_peak_from_resident_memory(ip: Any) -> None:
+    from IPython.utils.capture import capture_output
+
+    with capture_output():
+        report = _cell_report(ip, "")
+    assert report.memory_mode == "sampled"
+    assert report.peak_line in (4, 6)
+    assert report.memory_peak_bytes is not None and report.memory_peak_bytes > 150e6
