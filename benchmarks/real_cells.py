@@ -1,12 +1,13 @@
 """What %%aiperf shows on slow and healthy cells in the shapes public notebooks take, against labels
 written before anything was measured or tuned.
 
-    python benchmarks/real_cells.py [--half A|B|all] [--json out.json] [--only NAME ...] [--repeat N]
+    python benchmarks/real_cells.py [--half A|B|C|all] [--json out.json] [--only NAME ...] [--repeat N]
     python benchmarks/real_cells.py --plain          # every cell once, without aiperf: do they run, how long
 
 The cells are ``benchmarks/real_cells/cells/*.py`` (each with its source, labels and data size:
 see ``real_cells/cell_labels.py`` for the format), split once into half A (tune on it) and half B
-(held out: report on it, never tune on it) in ``real_cells/index.json``. Each kernel (``data``,
+(held out: report on it, never tune on it) in ``real_cells/index.json``; half C is a second held-out
+half of newer cells, written and labelled after A and B had been looked at. Each kernel (``data``,
 ``torch``) is a fresh Python process with a real IPython shell and aiperf loaded: for each cell,
 the setup (the notebook's earlier cells) runs, the cell runs once plain to warm up, then plain and
 ``%%aiperf`` alternate ``--repeat`` times (plain first, then magic first, ...), and the teardown
@@ -73,9 +74,10 @@ def corpus_split_problems(index: dict[str, dict[str, str]]) -> list[str]:
     split = json.loads(path.read_text(encoding="utf-8")).get("real_cells_split") if path.exists() else None
     if split is None:
         return []
-    wanted = {h: sorted(n for n, e in index.items() if e["half"] == h) for h in "AB"}
+    halves = sorted({e["half"] for e in index.values()})
+    wanted = {h: sorted(n for n, e in index.items() if e["half"] == h) for h in halves}
     return [f"corpus_labels.json real_cells_split.{h} differs from real_cells/index.json"
-            for h in "AB" if sorted(split.get(h, [])) != wanted[h]]
+            for h in halves if sorted(split.get(h, [])) != wanted[h]]
 
 
 def select(cells: list[Cell], index: dict[str, dict[str, str]], half: str, only: list[str]) -> list[Cell]:
@@ -90,10 +92,11 @@ def select(cells: list[Cell], index: dict[str, dict[str, str]], half: str, only:
     return [c for c in chosen if c.name in only] if only else chosen
 
 
-def run_kernel(kernel: str, cells: list[Cell], repeat: int, plain: bool, torch_threads: int) -> dict[str, Any]:
+def run_kernel(kernel: str, cells: list[Cell], repeat: int, plain: bool, torch_threads: int,
+               worker: Path = WORKER) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="aiperf-real-cells-") as tmp:
         out = Path(tmp) / "out.json"
-        cmd = [sys.executable, str(WORKER), kernel, str(out), *[c.name for c in cells], "--repeat", str(repeat),
+        cmd = [sys.executable, str(worker), kernel, str(out), *[c.name for c in cells], "--repeat", str(repeat),
                "--torch-threads", str(torch_threads)] + (["--plain"] if plain else [])
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
         print(f"kernel {kernel}: {len(cells)} cells", file=sys.stderr, flush=True)
@@ -151,13 +154,15 @@ def print_totals(name: str, t: dict[str, Any]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--half", choices=("A", "B", "all"), default="all")
+    parser.add_argument("--half", choices=("A", "B", "C", "all"), default="all")
     parser.add_argument("--json", metavar="PATH", help="write every cell's scores and the totals here")
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="run only this cell (repeatable, or comma-separated)")
     parser.add_argument("--repeat", type=int, default=3, help="alternated plain/%%aiperf runs per cell (default 3)")
     parser.add_argument("--plain", action="store_true", help="run each cell once without aiperf and print its time")
     parser.add_argument("--torch-threads", type=int, default=1, help="torch intra-op threads in the torch kernel")
+    parser.add_argument("--try", dest="tries", action="store_true",
+                        help="Try the shown fixes of the slow cells that have a faster rewrite")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat must be 1 or more")
@@ -168,6 +173,11 @@ def main() -> int:
     only = [n for item in args.only for n in item.split(",") if n]
     chosen = select(cells, index, args.half, only)
     cuda = cuda_available()
+    if args.tries:
+        from cell_try import REPEAT, report_tries
+
+        return report_tries(chosen, index, cuda, args.json, lambda kernel, group: run_kernel(
+            kernel, group, REPEAT, False, args.torch_threads, HERE / "real_cells" / "cell_try.py"))
     start = time.perf_counter()
     results: dict[str, dict[str, Any]] = {}
     first_calls: dict[str, Any] = {}
@@ -191,7 +201,7 @@ def main() -> int:
     if len(halves) > 1:
         summary["all"] = totals(scored)
     for name, t in summary.items():
-        title = "all cells" if name == "all" else f"half {name}" + (" (held out)" if name == "B" else " (tune)")
+        title = "all cells" if name == "all" else f"half {name}" + (" (held out)" if name in "BC" else " (tune)")
         print_totals(title, t)
     for kernel, fc in first_calls.items():
         print(f"first %%aiperf in the {kernel} kernel: {fc['first_s']:.2f} s on an empty cell "

@@ -37,6 +37,8 @@ INDEX = HERE / "index.json"
 REQUIRED = ("source", "family", "kind", "verdict", "rewrite", "size", "scaled", "kernel")
 KINDS = ("slow", "healthy")
 KERNELS = ("data", "torch")
+# A: tune on it; B: held out; C: a second held-out half, written after A and B had been looked at
+HALVES = ("A", "B", "C")
 _SECTION = re.compile(r"^# %% (setup|cell|teardown)\s*$", re.MULTILINE)
 _MARKER = re.compile(r"\s+#\s*(expect(?:\[cuda\])?|ok):\s*(.*)$")
 _KEYWORD = re.compile(r"\s+(expect(?:\[cuda\])?|ok):\s*")
@@ -199,6 +201,6 @@ def check_index(cells: list[Cell], index: dict[str, dict[str, str]]) -> list[str
         elif (entry.get("family"), entry.get("kind")) != (cell.family, cell.kind):
             problems.append(f"{cell.name}: index.json says {entry.get('family')}/{entry.get('kind')}, "
                             f"the file {cell.family}/{cell.kind}")
-        elif entry.get("half") not in ("A", "B"):
-            problems.append(f"{cell.name}: index.json half must be A or B")
+        elif entry.get("half") not in HALVES:
+            problems.append(f"{cell.name}: index.json half must be one of {', '.join(HALVES)}")
     return problems
