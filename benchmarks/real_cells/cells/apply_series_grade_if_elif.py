@@ -7,7 +7,7 @@ family: row-apply
 kind: slow
 verdict: AIP907
 rewrite: yes: pd.cut(df["score"], [-1, 59, 69, 79, 89, 100], labels=list("FDCBA")) or np.select
-size: 500,000 exam scores
+size: 2,000,000 exam scores
 scaled: no
 kernel: data
 """
@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 rng = np.random.default_rng(90)
-df = pd.DataFrame({"student": np.arange(500_000), "score": rng.integers(0, 101, 500_000)})
+df = pd.DataFrame({"student": np.arange(2_000_000), "score": rng.integers(0, 101, 2_000_000)})
 
 
 def grade(score):
