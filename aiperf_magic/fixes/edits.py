@@ -12,7 +12,9 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,9 +24,29 @@ from libcst.metadata import CodeRange
 from ..cell.parsed import ParsedCell
 from ..cell.source import to_python
 from ..cell.tree import expr, stmt
+from .tidy import tidy
 
 # module -> the alias a rewrite uses when the cell has not imported it itself
 DEFAULT_ALIAS = {"numpy": "np", "pandas": "pd"}
+
+# While a fixer runs: qualified name -> the name an earlier cell or the live namespace already binds
+# to it (None when nothing does), so that a rewrite never imports what the kernel already has.
+_BOUND: ContextVar[Callable[[str], str | None] | None] = ContextVar("aiperf_bound_names", default=None)
+
+
+@contextmanager
+def bound_names(find: Callable[[str], str | None]) -> Iterator[None]:
+    """Within this block, ``Edits.need``/``need_from`` reuse the names ``find`` knows."""
+    token = _BOUND.set(find)
+    try:
+        yield
+    finally:
+        _BOUND.reset(token)
+
+
+def _already_bound(qname: str) -> str | None:
+    find = _BOUND.get()
+    return find(qname) if find is not None else None
 
 
 @dataclass
@@ -53,7 +75,7 @@ class Edits:
 
     def need(self, cell: ParsedCell, module: str) -> str:
         """The name to write for ``module`` in new code, importing it when the cell has not."""
-        alias = cell.alias_of(module)
+        alias = cell.alias_of(module) or _already_bound(module)
         if alias is not None:
             return alias
         local = DEFAULT_ALIAS.get(module)
@@ -61,7 +83,7 @@ class Edits:
         return local or module
 
     def need_from(self, cell: ParsedCell, module: str, name: str) -> str:
-        local = cell.imported_name(module, name)
+        local = cell.imported_name(module, name) or _already_bound(f"{module}.{name}")
         if local is None:
             self.imports.add(f"from {module} import {name}")
             local = name
@@ -238,6 +260,13 @@ def rewrite_python(cell: ParsedCell, edits: list[Edits]) -> str | None:
     # only the rebuilt statements are visited: a fix costs the size of what it touches
     for i, statement in sorted((cell.statement_index[s], s) for s in rebuilt if s in cell.statement_index):
         out[i] = "".join(cell.module.code_for_node(n) for n in rebuilt[statement])
+        # what the new code leaves behind of the old shape, with the statement just before it
+        window = (out[i - 1] if i else "") + out[i]
+        tidied = tidy(window, "".join(pieces.body[max(0, i - 1) : i + 1]))
+        if tidied != window:
+            if i:
+                out[i - 1] = ""
+            out[i] = tidied
         changed.append(out[i])
     imports = sorted({i for e in edits for i in e.imports})
     if imports:

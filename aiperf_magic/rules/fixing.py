@@ -14,7 +14,7 @@ from typing import Any
 
 import libcst as cst
 
-from ..fixes.edits import Edits, compatible, rewrite_python, unified_diff
+from ..fixes.edits import Edits, bound_names, compatible, rewrite_python, unified_diff
 from ..report import Finding, Fix
 from .engine import Analysis, analyze_cell
 from .registry import all_rules
@@ -47,7 +47,8 @@ def edits_for(analysis: Analysis, finding: Finding) -> Edits | str | None:
     if node is None or analysis.cell is None or analysis.facts is None:
         return "the finding no longer matches the cell's code"
     try:
-        return rule.fixer(analysis.cell, node, analysis.facts)
+        with bound_names(analysis.facts.names.bound_to):
+            return rule.fixer(analysis.cell, node, analysis.facts)
     except _FIXER_ERRORS as exc:
         return f"the rewrite could not be built here ({type(exc).__name__}: {exc})"
 

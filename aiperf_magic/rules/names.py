@@ -46,6 +46,7 @@ _CANON_PREFIXES: tuple[tuple[str, str], ...] = (
 )
 
 _BUILTINS = frozenset(dir(builtins))
+_USUAL = {"numpy": "np", "pandas": "pd", "torch.nn.functional": "F"}
 _CONVENTIONS = {"torch": "torch", "np": "numpy", "numpy": "numpy", "pd": "pandas", "pandas": "pandas", "nn": "torch.nn"}
 
 
@@ -166,6 +167,24 @@ class Names:
         if head is None:
             return None
         return canonical(".".join([head, *parts[1:]]))
+
+    def bound_to(self, qname: str) -> str | None:
+        """A name that earlier cells or the live namespace already bind to ``qname`` (a module, or
+        a class or function of one), unless this cell binds it to something else: a rewrite uses it
+        rather than importing it again. The usual spelling (``np``, the last part) is preferred."""
+        usual = [n for n in (_USUAL.get(qname), qname.rsplit(".", 1)[-1], qname) if n]
+        for name in [*usual, *self.earlier]:
+            if self.local.get(name, qname) == qname and self.earlier.get(name) == qname:
+                return name
+        ns = self.namespace
+        if ns is None:
+            return None
+        candidates = [n for n in usual if n in ns] + [n for n, v in ns.items() if isinstance(v, types.ModuleType)]
+        for name in candidates:
+            if not name.startswith("_") and self.local.get(name, qname) == qname and name.isidentifier() \
+                    and object_qname(ns[name]) == qname:
+                return name
+        return None
 
     def live(self, name: str) -> Any:
         """The namespace object bound to ``name``, unless the cell or an earlier one rebinds it."""
