@@ -106,7 +106,8 @@ class Hotspot:
 class MemoryLine:
     """Memory one line of the cell body took while the cell ran (docs/runtime.md, "Memory per line").
 
-    ``allocated_bytes``: allocated while the line ran, including the functions it called; ``net_bytes``:
+    ``allocated_bytes``: allocated while the line ran, including the functions it called, counted as
+    the most of it held at once (a temporary made and freed on every pass of a loop counts once); ``net_bytes``:
     of that, still held when the cell ended; ``peak_bytes``: of that, held when the cell's memory
     peaked. How they are counted is ``Report.memory_mode``'s: by default the rises of the process's
     resident memory between two samples (its high-water mark included), with ``--memory`` each

@@ -6,6 +6,9 @@ high-water mark when the system keeps one (Linux's ``VmHWM``, reset at the start
 tracemalloc's and the CUDA allocator's peaks): a mark that rose since the last reading means the
 counter reached it in between, so a peak shorter than the sampling period is still counted.
 
+A line's ``allocated`` is the most of its rises held at once (as ``--memory`` counts it: a
+temporary made and freed on every pass of a loop counts once).
+
 Between two readings the counter rose from its first value to the top (the larger of the two values,
 or the new high-water mark) and fell from the top to its second value. The rise was allocated by the
 lines running meanwhile: the lines the sampler saw at both readings, half each when they differ
@@ -54,8 +57,8 @@ class CounterLines:
                 self.outside += rise
                 self._push(None, rise)
             for line, share in shares:
-                self.allocated[line] = self.allocated.get(line, 0.0) + rise * share
                 self._push(line, rise * share)
+                self.allocated[line] = max(self.allocated.get(line, 0.0), self._held[line])
         if top > self.peak:
             self.peak = top
             fell = fall > max(FELL_SHARE * rise, FELL_BYTES)

@@ -34,7 +34,8 @@ MAX_RECORDS = 5_000_000  # allocations read back from one capture; past it, a no
 
 @dataclass
 class Tracked:
-    """Per cell line: bytes allocated, how many allocations, bytes still held at the end and at the peak."""
+    """Per cell line: the most its allocations held at once (``allocated``), how many allocations,
+    bytes still held at the end and at the peak."""
 
     allocated: dict[int, float] = field(default_factory=dict)
     count: dict[int, int] = field(default_factory=dict)
@@ -47,7 +48,11 @@ class Tracked:
 
 def tally(events: Iterable[tuple[bool, int, int, int | None]]) -> Tracked:
     """``events`` in order: (is an allocation, address, bytes, cell line or None). A free of an
-    address allocated before tracking began changes nothing; an unmap may release part of a map."""
+    address allocated before tracking began changes nothing; an unmap may release part of a map.
+
+    A line's ``allocated`` is the most its allocations held at once, not their sum: a loop that
+    makes and frees a 1 MB temporary a thousand times, or a list grown by reallocation, needed
+    its largest size, which is what the line cost the process."""
     out = Tracked()
     live: dict[int, tuple[int, int | None]] = {}
     held: dict[int, float] = {}
@@ -58,9 +63,9 @@ def tally(events: Iterable[tuple[bool, int, int, int | None]]) -> Tracked:
             live[address] = (size, line)
             current += size
             if line is not None:
-                out.allocated[line] = out.allocated.get(line, 0.0) + size
                 out.count[line] = out.count.get(line, 0) + 1
                 held[line] = held.get(line, 0.0) + size
+                out.allocated[line] = max(out.allocated.get(line, 0.0), held[line])
                 last_line = line
             if current > out.peak:
                 out.peak = current

@@ -76,6 +76,8 @@ def test_tally_gives_each_allocation_to_its_line_and_frees_by_address() -> None:
     ]
     t = tally(events)
     assert t.allocated == {1: 100, 2: 300, 3: 4096} and t.count == {1: 1, 2: 1, 3: 1}
+    churn = tally([(True, 0x10, 100, 1), (False, 0x10, 0, None)] * 50 + [(True, 0x10, 150, 1)])
+    assert churn.allocated == {1: 150} and churn.count == {1: 51}  # the most held at once, not the sum
     assert t.net == {1: 100, 3: 3072}
     assert t.peak == 100 + 50 + 4096 and t.peak_line == 3 and t.peak_held == {1: 100, 3: 4096}
 
@@ -177,10 +179,11 @@ def test_fill_lists_the_lines_by_bytes_with_their_text_and_names_the_peak() -> N
         run.sampling.sample(lines)  # type: ignore[union-attr]
     report = report_for("a = big()\nb = spike()\nc = small()\n")
     run.fill(report, "<cell>", 1)
-    assert [m.line for m in report.memory_lines] == [2, 1, 3]
+    assert [m.line for m in report.memory_lines] == [1, 2, 3]
     spike = report.memory_line(2)
-    # half of the 400 MB that came and went while line 1 ended and line 2 began, then its own 410 MB
-    assert spike is not None and spike.text == "b = spike()" and spike.allocated_bytes == 610 * MB
+    # its half (200 MB) of the 400 MB that came and went while line 1 ended and line 2 began was
+    # released before its own 410 MB: it held 410 MB at most; line 1 its 300 MB and its half, 500 MB
+    assert spike is not None and spike.text == "b = spike()" and spike.allocated_bytes == 410 * MB
     assert spike.net_bytes == 10 * MB and report.memory_line(1).allocated_bytes == 500 * MB  # type: ignore[union-attr]
     small = report.memory_line(3)
     # CUDA's 2 MB came between a reading on line 2 and one on line 3: half each
