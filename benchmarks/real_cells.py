@@ -28,7 +28,8 @@ What counts, on the first ``%%aiperf`` run of each cell:
 - **verdict accuracy**: cells whose verdict (its code, or "none") is one the label accepts, and
   is not contradicted by its own numbers: AIP907 needs 0.7 core and AIP908 1.5 cores of the
   cell's own CPU time (``process_cpu_cores``); CPU other processes held is a busy machine, not
-  the cell's bottleneck.
+  the cell's bottleneck, except that AIP907 may say a cell that ran more than half a core of its
+  own wanted a whole one when its wait for a CPU (``cpu_wait_cores``) makes up the rest.
 - **false alarm**: a healthy cell with any wrongly placed shown finding, or a verdict (primary or
   listed) its label does not accept: one that blames the cell for a bottleneck it does not have.
 - **overhead**: the whole magic call (``run_cell`` with ``%%aiperf``: measuring, analysis, the

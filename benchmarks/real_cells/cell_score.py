@@ -19,6 +19,9 @@ MIN_RATIO_S = 0.1
 # a CPU-bound verdict must be true of the cell's own CPU time: the cores its threshold names, from the
 # process's CPU alone (time spent waiting for a CPU held by other processes is a busy machine)
 OWN_CORES = {"AIP907": 0.7, "AIP908": 1.5}
+# ... except that AIP907 may say a cell wanted one whole core on a busy machine: more than half a core
+# of its own, and a whole one with the time it waited for a CPU (its sentence then says it waited)
+STARVED_OWN_CORES = 0.5
 
 
 def is_verdict(code: str) -> bool:
@@ -28,9 +31,13 @@ def is_verdict(code: str) -> bool:
 def contradiction(code: str, evidence: dict[str, Any]) -> str | None:
     """Why a verdict is false by its own numbers, or None."""
     cores = evidence.get("process_cpu_cores")
-    if code in OWN_CORES and cores is not None and cores < OWN_CORES[code]:
-        return f"{code} at {cores:.2f} core of the cell's own CPU"
-    return None
+    if code not in OWN_CORES or cores is None or cores >= OWN_CORES[code]:
+        return None
+    wanted = cores + (evidence.get("cpu_wait_cores") or 0.0)
+    if code == "AIP907" and cores > STARVED_OWN_CORES and wanted >= OWN_CORES[code]:
+        return None
+    waited = f", {wanted:.2f} with its wait for a CPU" if wanted > cores else ""
+    return f"{code} at {cores:.2f} core of the cell's own CPU{waited}"
 
 
 def score_cell(cell: Cell, result: dict[str, Any], cuda: bool) -> dict[str, Any]:

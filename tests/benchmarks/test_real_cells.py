@@ -57,8 +57,25 @@ def test_every_cell_reads_compiles_and_sits_in_its_fixed_half() -> None:
     for family, kind in {(c.family, c.kind) for c in cells}:
         assert abs(groups[(family, kind, "A")] - groups[(family, kind, "B")]) <= 1, (family, kind)
     split = json.loads((BENCH / "corpus_labels.json").read_text(encoding="utf-8"))["real_cells_split"]
-    assert sorted(split["A"] + split["B"]) == sorted(index)
-    assert all(index[name]["half"] == half for half in "AB" for name in split[half])
+    assert sorted(split["A"] + split["B"] + split["C"]) == sorted(index)
+    assert all(index[name]["half"] == half for half in "ABC" for name in split[half])
+    later = Counter(c.kind for c in cells if index[c.name]["half"] == "C")
+    assert later["slow"] >= 14 and later["healthy"] >= 6
+
+
+def test_a_cpu_verdict_is_judged_by_the_cells_own_cpu_and_what_it_waited_for() -> None:
+    from cell_score import contradiction
+
+    assert contradiction("AIP907", {"process_cpu_cores": 0.95}) is None
+    assert contradiction("AIP907", {"process_cpu_cores": 0.4}) == "AIP907 at 0.40 core of the cell's own CPU"
+    # on a busy machine: 0.62 core of its own and 0.38 waiting for a CPU is a cell that wanted one core
+    assert contradiction("AIP907", {"process_cpu_cores": 0.62, "cpu_wait_cores": 0.38}) is None
+    # ... but not at 0.4 core of its own, whatever it waited, nor when it waited too little
+    assert contradiction("AIP907", {"process_cpu_cores": 0.4, "cpu_wait_cores": 0.6}) is not None
+    assert contradiction("AIP907", {"process_cpu_cores": 0.6, "cpu_wait_cores": 0.05}) is not None
+    # AIP908 ("several cores") needs the cores themselves: waiting does not make them
+    assert "AIP908 at 1.10 core" in contradiction("AIP908", {"process_cpu_cores": 1.1, "cpu_wait_cores": 0.8})
+    assert contradiction("AIP903", {"process_cpu_cores": 0.01}) is None
 
 
 @pytest.mark.slow
@@ -80,6 +97,6 @@ def test_the_harness_runs_a_few_cells_and_reports_every_figure(tmp_path: Path) -
         assert set(cell["found"]) | set(cell["missed"]) == set(cell["traps"])
     assert "false_alarm" in next(c for c in report["cells"] if c["kind"] == "healthy")
     halves = {h for h in report["totals"] if h != "all"}
-    assert halves <= {"A", "B"} and halves
+    assert halves <= {"A", "B", "C"} and halves
     for t in report["totals"].values():
         assert {"precision", "recall", "verdict", "false_alarms", "overhead"} <= set(t)
