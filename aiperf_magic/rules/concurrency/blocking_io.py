@@ -13,6 +13,7 @@ from ..facts import Call, Facts, Loop
 from ..loops import few_iterations
 from ..registry import Hit, fixer_for, rule
 from ..work import calls_network, is_network_call
+from .pooled_body import pooled_body
 
 
 @rule(
@@ -129,13 +130,14 @@ def fix_io_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
         if isinstance(node, cst.While):
             return "a while loop: each request may depend on the one before"
         return "the finding is not on a for loop"
-    if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
-        return "the loop unpacks its items or has an else clause"
-    var = loop.target.value
+    if loop.orelse or not isinstance(loop.body, cst.IndentedBlock):
+        return "the loop has an else clause or its body is on its own line"
     body = loop.body.body
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
-        # several statements per item may depend on each other's order (or break/continue)
-        return "the loop body is more than one statement"
+    if (not isinstance(loop.target, cst.Name) or len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine)
+            or len(body[0].body) != 1):
+        # several statements: the part that waits becomes a function, the rest stays a loop
+        return _pooled(cell, loop, facts)
+    var = loop.target.value
     if any(var in names_in(s) for s in cell.following(loop)):
         return f"{var} is used after the loop, where the last item would no longer be bound"
     small = body[0].body[0]
@@ -175,7 +177,20 @@ def fix_io_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
         if m is not None:
             line = f"list({m})"
     if line is None:
-        return "the loop body is not results.append(f(item)), d[item] = f(item) or f(item)"
+        return _pooled(cell, loop, facts)
     tpe = edits.need_from(cell, "concurrent.futures", "ThreadPoolExecutor")
     edits.replace[loop] = cst.parse_statement(f"with {tpe}() as {pool}:\n    {line}\n")
     return edits
+
+
+def _pooled(cell: ParsedCell, loop: cst.For, facts: Facts) -> Edits | str:
+    """The loop's waiting part mapped over a pool, the rest kept as a loop (see :mod:`.pooled_body`)."""
+    found = next((x for x in facts.loops if x.node is loop), None)
+    if found is None:
+        return "the loop is not one the analysis walked"
+    waits = [c.node for c in found.calls if c.loop is found and (
+        is_network_call(facts, c) or _downloads(c) or _helper_waits(facts, c, found))]
+    edits = Edits("Run the blocking calls concurrently with ThreadPoolExecutor.map", safety="unsafe")
+    tpe = edits.need_from(cell, "concurrent.futures", "ThreadPoolExecutor")
+    why = pooled_body(cell, loop, waits, edits, tpe)
+    return why if why is not None else edits
