@@ -23,7 +23,10 @@ from .summary import (
     gpu_line,
     headline,
     hidden_note,
+    hot_rows,
     loader_line,
+    memory_cell,
+    memory_heading,
     more_findings,
     report_notes,
     shown_findings,
@@ -146,19 +149,7 @@ def render_html(report: Report) -> str:
     hidden = hidden_note(report)
     if hidden:
         parts.append(f'<div style="{_MUTED}">({escape(hidden)})</div>')
-    if report.hotspots:
-        rows = "".join(
-            f"<tr><td>{report.cell_line(h.line)}</td>"
-            f'<td style="white-space:nowrap">{escape(fmt.seconds(h.seconds))}</td>'
-            f'<td style="white-space:nowrap">{escape(fmt.percent(h.share))}'
-            f'<div style="background:#f97316;height:6px;width:{max(1, round(h.share * 120))}px"></div></td>'
-            f'<td style="text-align:left"><code style="white-space:pre">{escape(h.text)}</code></td>'
-            f'<td style="text-align:left">{escape(h.callee or "")}</td></tr>'
-            for h in report.hotspots[:12]
-        )
-        parts.append("<details open><summary>Hot lines</summary><table><tr><th>line</th><th>time</th>"
-                     '<th>share</th><th style="text-align:left">code</th><th style="text-align:left">in</th></tr>'
-                     f"{rows}</table></details>")
+    parts += _hot_lines(report)
     cluster = cluster_html(report, _MUTED)
     if cluster:
         parts.append(cluster)
@@ -195,10 +186,33 @@ def _frames(report: Report) -> list[str]:
             f"<td>{escape(fmt.size(c.saving_bytes)) if c.suggested_dtype else ''}</td><td>{escape(c.reason)}</td></tr>"
             for c in frame.columns[:MAX_COLUMNS]
         )
-        parts.append(f"<details><summary>Frame {escape(frame_line(frame))}</summary><table><tr><th>column</th>"
+        parts.append(f"<details><summary>Frame {escape(frame_line(frame, report))}</summary><table><tr><th>column</th>"
                      "<th>dtype</th><th>memory</th><th>suggested</th><th>saving</th><th>why</th></tr>"
                      f"{rows}</table></details>")
     if small:
         plural = "s" if small > 1 else ""
         parts.append(f'<div style="{_MUTED}">({small} small frame{plural} under 64 KB not shown)</div>')
     return parts
+
+
+def _hot_lines(report: Report) -> list[str]:
+    rows = hot_rows(report, 12)
+    if not rows:
+        return []
+    memory = memory_heading(report)
+    cells = []
+    for row in rows:
+        h = row.hotspot
+        took = ('<td></td><td></td>' if h is None else
+                f'<td style="white-space:nowrap">{escape(fmt.seconds(h.seconds))}</td>'
+                f'<td style="white-space:nowrap">{escape(fmt.percent(h.share))}'
+                f'<div style="background:#f97316;height:6px;width:{max(1, round(h.share * 120))}px"></div></td>')
+        mem = f'<td style="white-space:nowrap">{escape(memory_cell(row.memory))}</td>' if memory else ""
+        cells.append(f"<tr><td>{report.cell_line(row.line)}</td>{took}{mem}"
+                     f'<td style="text-align:left"><code style="white-space:pre">{escape(row.text)}</code></td>'
+                     f'<td style="text-align:left">{escape((h.callee if h else "") or "")}</td></tr>')
+    head = f'<th title="{escape(memory)}">memory</th>' if memory else ""
+    return ["<details open><summary>Hot lines</summary><table><tr><th>line</th><th>time</th><th>share</th>"
+            f'{head}<th style="text-align:left">code</th><th style="text-align:left">in</th></tr>'
+            f"{''.join(cells)}</table>"
+            + (f'<div style="{_MUTED}">{escape(memory)}</div>' if memory else "") + "</details>"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .. import units as fmt
-from ..report import Finding, FrameProfile, Report
+from ..report import Finding, FrameProfile, Hotspot, MemoryLine, Report
 
 
 def headline(report: Report) -> list[tuple[str, str]]:
@@ -27,10 +29,13 @@ def memory_value(report: Report) -> str | None:
     if report.rss_delta_bytes is not None:
         parts.append(f"{fmt.size(report.rss_delta_bytes, signed=True)} in the cell")
     rss = [v for v in report.samples.rss_bytes if v is not None]
+    at = f" at line {report.cell_line(report.peak_line)}" if report.peak_line is not None else ""
     if report.peak_rss_bytes is not None and rss and report.peak_rss_bytes > rss[0]:
         above = report.peak_rss_bytes - rss[0]
-        if report.rss_delta_bytes is None or above > report.rss_delta_bytes * 1.05 + 1024**2:
-            parts.append(f"peak {fmt.size(above, signed=True)}")
+        if report.rss_delta_bytes is None or above > report.rss_delta_bytes * 1.05 + 1024**2 or at:
+            parts.append(f"peak {fmt.size(above, signed=True)}{at}")
+    elif at and report.memory_peak_bytes:
+        parts.append(f"peak {fmt.size(report.memory_peak_bytes, signed=True)}{at}")
     if report.peak_rss_bytes is not None:
         parts.append(f"whole process {fmt.size(report.peak_rss_bytes)}")
     if not parts:
@@ -231,10 +236,16 @@ def fix_saving(frame: FrameProfile) -> int:
     return sum(c.saving_bytes for c in chosen)
 
 
-def frame_line(frame: FrameProfile) -> str:
+def frame_line(frame: FrameProfile, report: Report | None = None) -> str:
+    """The frame in one line; given its report, the line that assigned it and what that line took."""
     saving = fix_saving(frame)
     extra = frame.saving_bytes - saving
     text = f"{frame.name}: {frame.kind} of {frame.rows:,} rows, {fmt.size(frame.memory_bytes)}"
+    if report is not None and frame.line is not None:
+        m = report.memory_line(frame.line)
+        text += f", assigned at line {report.cell_line(frame.line)}"
+        if m is not None and m.allocated_bytes:
+            text += f", which allocated {fmt.size(m.allocated_bytes)}"
     if saving:
         text += f"; smaller dtypes save {fmt.size(saving)}"
         if extra > 0:
@@ -246,3 +257,48 @@ def visible_frames(report: Report) -> tuple[list[FrameProfile], int]:
     """Frames worth a line in a view, and how many small ones were left out (e.g. a loop's `row`)."""
     shown = [f for f in report.frames if f.memory_bytes >= SMALL_FRAME_BYTES]
     return shown, len(report.frames) - len(shown)
+
+
+# The hot-lines table: the lines that took the time, then those that took memory without taking
+# much time (at most MAX_MEMORY_ROWS of them, each of MEMORY_ROW_BYTES or more).
+MAX_MEMORY_ROWS = 5
+MEMORY_ROW_BYTES = 1024**2
+
+
+@dataclass
+class HotRow:
+    line: int  # body line, as Hotspot.line and MemoryLine.line
+    text: str
+    hotspot: Hotspot | None
+    memory: MemoryLine | None
+
+
+def hot_rows(report: Report, limit: int) -> list[HotRow]:
+    rows = [HotRow(h.line, h.text, h, report.memory_line(h.line)) for h in report.hotspots[:limit]]
+    seen = {r.line for r in rows}
+    extra = [m for m in report.memory_lines
+             if m.line not in seen and max(m.allocated_bytes, m.cuda_allocated_bytes or 0) >= MEMORY_ROW_BYTES]
+    return rows + [HotRow(m.line, m.text, None, m) for m in extra[:MAX_MEMORY_ROWS]]
+
+
+def memory_cell(m: MemoryLine | None) -> str:
+    """What one line took, for the hot-lines table's memory column: "320 MB (48 MB kept)", "CUDA 1 GB"."""
+    if m is None:
+        return ""
+    parts = []
+    if m.allocated_bytes >= MEMORY_ROW_BYTES // 16:
+        kept = f" ({fmt.size(m.net_bytes)} kept)" if m.net_bytes >= MEMORY_ROW_BYTES // 16 else ""
+        parts.append(fmt.size(m.allocated_bytes) + kept)
+    if m.cuda_allocated_bytes:
+        parts.append(f"CUDA {fmt.size(m.cuda_allocated_bytes)}")
+    return "; ".join(parts)
+
+
+def memory_heading(report: Report) -> str | None:
+    """How the memory column was counted, for its heading's tooltip or a line under the table."""
+    if not report.memory_lines:
+        return None
+    how = {"sampled": "estimated from resident memory at each sample (%%aiperf --memory counts each allocation)",
+           "memray": "each allocation, counted by memray",
+           "tracemalloc": "each Python and NumPy allocation, read from tracemalloc at each sample"}
+    return "memory: the most a line's allocations held at once; " + how.get(report.memory_mode or "", "measured")

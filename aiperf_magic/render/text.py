@@ -12,7 +12,10 @@ from .summary import (
     gpu_line,
     headline,
     hidden_note,
+    hot_rows,
     loader_line,
+    memory_cell,
+    memory_heading,
     report_notes,
     shown_findings,
     timeline,
@@ -48,13 +51,22 @@ def render_text(report: Report) -> str:
     if series:
         lines.append("Timeline")
         lines.extend(f"  {label:<18} {value}" for label, value in series)
-    if report.hotspots:
+    rows = hot_rows(report, MAX_HOTSPOTS)
+    if rows:
+        memory = memory_heading(report)
         lines.append("Hot lines")
-        for h in report.hotspots[:MAX_HOTSPOTS]:
-            bar = "█" * max(1, round(h.share * BAR_WIDTH)) if h.share > 0 else ""
-            callee = f"  → {h.callee}" if h.callee else ""
-            lines.append(f"  line {report.cell_line(h.line):>3} {fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} "
-                         f"{bar:<{BAR_WIDTH}} {h.text[:60]}{callee}")
+        for row in rows:
+            h = row.hotspot
+            if h is not None:
+                bar = "█" * max(1, round(h.share * BAR_WIDTH)) if h.share > 0 else ""
+                took = f"{fmt.seconds(h.seconds):>9} {fmt.percent(h.share):>4} {bar:<{BAR_WIDTH}}"
+            else:
+                took = " " * (15 + BAR_WIDTH)
+            mem = f" {memory_cell(row.memory):<24}" if memory else ""
+            callee = f"  → {h.callee}" if h is not None and h.callee else ""
+            lines.append(f"  line {report.cell_line(row.line):>3} {took}{mem} {row.text[:60]}{callee}")
+        if memory:
+            lines.append(f"  ({memory})")
     lines.extend(cluster_text(report))
     findings = shown_findings(report)  # numbered as the panel and `%aiperf apply N` count them
     if findings:
@@ -72,7 +84,7 @@ def render_text(report: Report) -> str:
         lines.append(f"({hidden})")
     frames, small = visible_frames(report)
     for frame in frames:
-        lines.append(f"Frame {frame_line(frame)}")
+        lines.append(f"Frame {frame_line(frame, report)}")
         for col in frame.columns:
             if col.suggested_dtype:
                 lines.append(f"  {col.name}: {col.dtype} → {col.suggested_dtype} "

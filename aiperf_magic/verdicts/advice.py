@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from .. import units as fmt
 from ..report import Hotspot, Report
 from ..rules.from_run.callees import kinds_of
 
@@ -109,3 +110,18 @@ def wait_advice(report: Report) -> str:
         return (f"The cell sleeps (line {report.cell_line(works[0].line or 1)}): only a shorter pause, or "
                 "other work done during it, makes it faster.")
     return WAIT_ADVICE
+
+
+def memory_where(report: Report) -> str | None:
+    """The line that allocated most and the line the memory peaked at (``Report.memory_lines``),
+    in one sentence for AIP904: "Line 3 allocated 1.2 GB (`big = ...`); memory peaked at line 5."."""
+    top = report.memory_lines[0] if report.memory_lines else None
+    parts = []
+    if top is not None and top.allocated_bytes > 0:
+        kept = f", {fmt.size(top.net_bytes)} of it still held at the end" if top.net_bytes else ""
+        code = f" (`{top.text}`)" if top.text else ""
+        parts.append(f"Line {report.cell_line(top.line)} allocated {fmt.size(top.allocated_bytes)}{kept}{code}")
+    if report.peak_line is not None:
+        peak = f"memory peaked at line {report.cell_line(report.peak_line)}"
+        parts.append(peak if parts else peak[0].upper() + peak[1:])
+    return "; ".join(parts) + "." if parts else None

@@ -71,7 +71,8 @@ def _mib(x: float) -> float:
     return round(x / MIB, 1)
 
 
-def host_memory(st: RunStats, th: Thresholds, mem_total: float | None) -> Verdict | None:
+def host_memory(st: RunStats, th: Thresholds, mem_total: float | None, where: str | None = None) -> Verdict | None:
+    """``where``: the sentence naming the line that allocated and the line of the peak, when measured."""
     reasons: list[str] = []
     ev: dict[str, float] = {}
     if st.swap_growth_bytes is not None and st.swap_growth_bytes >= th.swap_growth_bytes:
@@ -94,7 +95,7 @@ def host_memory(st: RunStats, th: Thresholds, mem_total: float | None) -> Verdic
     return Verdict(
         "AIP904",
         "Host memory pressure",
-        f"Host memory ran short: {'; '.join(reasons)}.",
+        f"Host memory ran short: {'; '.join(reasons)}." + (f" {where}" if where else ""),
         ev,
         advice="Load fewer columns or smaller dtypes (see AIP303), process in chunks, and delete "
         "intermediates; swapping makes everything else slow.",

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..report import Finding, Report, Verdict
-from .advice import cpu_advice, wait_advice
+from .advice import cpu_advice, memory_where, wait_advice
 from .checks import (
     DEFAULT,
     Thresholds,
@@ -104,7 +104,7 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
     st = summarise(report, th.gpu_busy_util)
     codes = {f.code for f in report.findings}
     rules: list[Callable[[], Verdict | None]] = [
-        lambda: host_memory(st, th, mem_total_bytes),
+        lambda: host_memory(st, th, mem_total_bytes, memory_where(report)),
         lambda: gpu_starved(st, th),
         lambda: gpu_bound(st, th, codes),
         lambda: gpu_memory(st, th),

@@ -299,3 +299,73 @@ def test_the_default_mode_finds_the_peak_from_resident_memory(ip: Any) -> None:
     assert report.memory_mode == "sampled"
     assert report.peak_line in (4, 6)
     assert report.memory_peak_bytes is not None and report.memory_peak_bytes > 150e6
+
+
+# The views: the hot-lines table's memory column, the header's peak line, the frame's line, AIP904.
+
+def memory_report() -> Report:
+    from aiperf_magic.report import FrameProfile, Hotspot, MemoryLine, Samples
+
+    source = "df = load()\nbig = df.values * 2\nfor _ in range(3):\n    step()\n"
+    return Report(
+        source=source, interval_ms=20.0, wall_s=2.0, cpu_s=1.0, rss_delta_bytes=300 * MB, peak_rss_bytes=1500 * MB,
+        samples=Samples(interval_s=0.02, t=[0.0, 1.0], rss_bytes=[500 * MB, 1500 * MB]),
+        hotspots=[Hotspot(line=4, seconds=1.5, share=0.75, samples=75, text="step()")],
+        memory_lines=[MemoryLine(line=2, allocated_bytes=900 * MB, net_bytes=200 * MB, text="big = df.values * 2 <b>"),
+                      MemoryLine(line=1, allocated_bytes=100 * MB, net_bytes=100 * MB, text="df = load()")],
+        peak_line=2, memory_peak_bytes=1000 * MB, memory_mode="sampled",
+        frames=[FrameProfile(name="df", rows=10, memory_bytes=100 * MB, line=1)],
+    )
+
+
+def test_the_text_view_shows_the_memory_column_the_peak_line_and_the_frames_line() -> None:
+    from aiperf_magic.render.text import render_text
+
+    text = render_text(memory_report())
+    assert "(peak +1000.0 MB at line 3, whole process 1.5 GB)" in text.splitlines()[0]
+    table = text[text.index("Hot lines"):].splitlines()
+    assert table[1].startswith("  line   5    1.50 s  75%")  # the hot line (body line 4, with the magic line)
+    assert table[2].startswith("  line   3 ") and "900.0 MB (200.0 MB kept) big = df.values" in table[2]
+    assert "estimated from resident memory" in table[4]
+    assert "Frame df: DataFrame of 10 rows, 100.0 MB, assigned at line 2, which allocated 100.0 MB" in text
+
+
+def test_the_html_and_the_panel_show_the_memory_column_escaped() -> None:
+    from aiperf_magic.render.html import render_html
+    from aiperf_magic.render.panel.viewmodel import panel_data
+
+    report = memory_report()
+    html = render_html(report)
+    assert "<th title=" in html and ">memory</th>" in html and "&lt;b&gt;" in html and "<b>\"" not in html
+    data = panel_data(report)
+    rows = {r["line"]: r for r in data["hotspots"]}
+    assert rows[5]["time"] and rows[3]["time"] == "" and "kept" in rows[3]["memory"]
+    assert data["memory_heading"] and "resident memory" in data["memory_heading"]
+    assert any("at line 3" in value for _, value in data["header"])
+
+
+def test_without_memory_lines_the_table_has_no_memory_column() -> None:
+    from aiperf_magic.render.html import render_html
+    from aiperf_magic.render.panel.viewmodel import panel_data
+
+    report = memory_report()
+    report.memory_lines, report.peak_line = [], None
+    assert "<th title=" not in render_html(report)
+    assert panel_data(report)["memory_heading"] is None
+
+
+def test_aip904_names_the_line_that_allocated_and_the_peak_line() -> None:
+    from aiperf_magic.report import MemoryLine
+    from aiperf_magic.verdicts.stage import compute_verdict
+    from tests.runtime.timelines import GIB, timeline
+
+    report = timeline(cpu_cores=0.2, swap_step=16 * MB)
+    report.memory_lines = [MemoryLine(line=2, allocated_bytes=3 * GIB, net_bytes=GIB, text="big = make()")]
+    report.peak_line = 2
+    v = compute_verdict(report, mem_total_bytes=16 * GIB)
+    assert v is not None and v.code == "AIP904"
+    assert v.sentence.endswith("Line 3 allocated 3.0 GB, 1.0 GB of it still held at the end (`big = make()`); "
+                               "memory peaked at line 3."), v.sentence
+    report.memory_lines, report.peak_line = [], None
+    plain = compute_verdict(report, mem_total_bytes=16 * GIB)
+    assert plain is not None and "Line" not in plain.sentence

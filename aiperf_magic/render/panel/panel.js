@@ -318,15 +318,20 @@ function section(title, body, open) {
   return node;
 }
 
-function hotLines(rows) {
+function hotLines(rows, memory) {
+  // memory: how the memory column was counted (null when no line's memory was measured)
+  const heads = ["line", "code", "", "share", "time"].map((t) => h("th", {}, t));
+  if (memory) heads.push(h("th", { title: memory }, "memory"));
+  heads.push(h("th", {}, "in"));
   const table = h("table", { class: "aiperf-hotspots" },
-    h("tr", {}, ["line", "code", "", "share", "time", "in"].map((t) => h("th", {}, t))),
+    h("tr", {}, heads),
     rows.map((r) => h("tr", {},
       h("td", { class: "aiperf-num" }, String(r.line)), h("td", {}, h("code", { class: "aiperf-hotcode", title: r.code }, r.code)),
-      h("td", {}, h("span", { class: "aiperf-hotbar", style: `width:${Math.max(1, Math.round(r.bar * 120))}px` })),
+      h("td", {}, r.time ? h("span", { class: "aiperf-hotbar", style: `width:${Math.max(1, Math.round(r.bar * 120))}px` }) : ""),
       h("td", { class: "aiperf-num" }, r.share), h("td", { class: "aiperf-num" }, r.time),
+      memory ? h("td", { class: "aiperf-num" }, r.memory || "") : null,
       h("td", { class: "aiperf-muted" }, r.callee))));
-  return section(`Hot lines (${rows.length})`, table, true);
+  return section(`Hot lines (${rows.length})`, memory ? [table, muted(memory)] : table, true);
 }
 
 function timeline(t) {
@@ -429,7 +434,7 @@ function render({ model, el }) {
   } else {
     root.append(muted("No known performance traps in this cell."));
   }
-  if (data.hotspots && data.hotspots.length) root.append(hotLines(data.hotspots));
+  if (data.hotspots && data.hotspots.length) root.append(hotLines(data.hotspots, data.memory_heading));
   if (data.cluster) root.append(cluster(data.cluster));
   const tl = data.timeline && timeline(data.timeline);
   if (tl) root.append(tl);

@@ -26,7 +26,10 @@ from ..summary import (
     gpu_line,
     headline,
     hidden_note,
+    hot_rows,
     loader_line,
+    memory_cell,
+    memory_heading,
     more_findings,
     report_notes,
     shown_findings,
@@ -114,11 +117,14 @@ def _finding(report: Report, n: int, f: Finding) -> dict[str, Any]:
 
 
 def _hotspots(report: Report) -> list[dict[str, Any]]:
-    return [
-        {"line": report.cell_line(h.line), "code": h.text, "share": fmt.percent(h.share), "bar": round(h.share, 3),
-         "time": fmt.seconds(h.seconds), "callee": h.callee or ""}
-        for h in report.hotspots[:MAX_HOTSPOTS]
-    ]
+    rows = []
+    for row in hot_rows(report, MAX_HOTSPOTS):
+        h = row.hotspot
+        rows.append({"line": report.cell_line(row.line), "code": row.text,
+                     "share": fmt.percent(h.share) if h else "", "bar": round(h.share, 3) if h else 0,
+                     "time": fmt.seconds(h.seconds) if h else "", "callee": (h.callee if h else "") or "",
+                     "memory": memory_cell(row.memory)})
+    return rows
 
 
 def _frames(report: Report, numbers: dict[int, int]) -> dict[str, Any]:
@@ -136,7 +142,7 @@ def _frames(report: Report, numbers: dict[int, int]) -> dict[str, Any]:
             notes.append(f"{len(frame.columns) - MAX_COLUMNS} more columns not shown")
         finding = next((numbers[id(f)] for f in report.findings if id(f) in numbers
                         and frame_of(report, f) is frame), None)
-        frames.append({"name": frame.name, "line": frame_line(frame), "columns": columns,
+        frames.append({"name": frame.name, "line": frame_line(frame, report), "columns": columns,
                        "notes": notes, "finding": finding})
     rest = f"{small} small frame{'s' if small != 1 else ''} under 64 KB not shown" if small else ""
     return {"items": frames, "small": rest}
@@ -187,6 +193,7 @@ def panel_data(report: Report) -> dict[str, Any]:
         "hidden_findings": hidden_note(report),
         "docs": docs,
         "hotspots": _hotspots(report),
+        "memory_heading": memory_heading(report),
         "cluster": cluster_panel(report),
         "timeline": {"svg": tl.svg, "caption": tl.caption, "summary": tl.summary},
         "frames": _frames(report, numbers),
