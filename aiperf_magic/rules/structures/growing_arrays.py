@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import ParsedCell
-from ...cell.tree import call_name, contains, expect, walk_all
+from ...cell.tree import call_name, contains, expect, names_in, walk_all
 from ...fixes.edits import Edits
 from ..exprs import dotted_name, same_ref
 from ..facts import Facts, Loop
@@ -332,4 +332,56 @@ def _grow_loc(cell: ParsedCell, assign: cst.Assign) -> Edits | str:
         f"if {parts}:\n    {frame} = {pd}.concat([{frame}, {pd}.DataFrame({parts}, columns={frame}.columns)],"
         f" ignore_index=True)"
     )
+    if _starts_empty(cell, loop, frame) and _has_text(assign.value, loop):
+        # joined to an empty frame of object columns, the rows would all become object; a row that
+        # holds text is an object row, and the loop's .loc infers each column's dtype from its
+        # values, as one DataFrame of the rows does (an all-number row is cast to one dtype first:
+        # [1, 0.5] makes both columns float64, so those keep the concat)
+        join = f"if {parts}:\n    {frame} = {pd}.DataFrame({parts}, columns={frame}.columns)"
     return _collect(cell, edits, loop, statement, parts, cell.code(assign.value), join)
+
+
+def _starts_empty(cell: ParsedCell, loop: cst.CSTNode, frame: str) -> bool:
+    """``frame = pd.DataFrame(columns=...)`` is the last statement before the loop that names
+    ``frame``: the loop starts from an empty frame with no rows and no dtypes of its own."""
+    for statement in reversed(cell.preceding(loop)):
+        if frame not in names_in(statement):
+            continue
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+            else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == frame):
+            return False
+        value = small.value
+        return (isinstance(value, cst.Call) and call_name(value).rsplit(".", 1)[-1] == "DataFrame"
+                and [a.keyword.value if a.keyword else None for a in value.args] == ["columns"])
+    return False
+
+
+_TEXT_METHODS = frozenset({"split", "rsplit", "strip", "lower", "upper", "title", "replace", "format", "join"})
+
+
+def _has_text(row: cst.BaseExpression, loop: cst.CSTNode) -> bool:
+    """The row is a list or tuple with an element that is certainly a string: a literal, an
+    f-string, ``str(...)``, a string method's result, or a name the loop unpacks from ``.split()``."""
+    if not isinstance(row, (cst.List, cst.Tuple)):
+        return False
+    from_split: set[str] = set()
+    for n in walk_all(loop):
+        if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.value, cst.Call) \
+                and isinstance(n.value.func, cst.Attribute) and n.value.func.attr.value in ("split", "rsplit") \
+                and isinstance(n.targets[0].target, cst.Tuple):
+            from_split |= {e.value.value for e in n.targets[0].target.elements if isinstance(e.value, cst.Name)}
+
+    def text(e: cst.BaseExpression) -> bool:
+        if isinstance(e, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)):
+            return True
+        if isinstance(e, cst.Name):
+            return e.value in from_split
+        if isinstance(e, cst.Call):
+            func = e.func
+            return (isinstance(func, cst.Name) and func.value == "str") or (
+                isinstance(func, cst.Attribute) and func.attr.value in _TEXT_METHODS - {"split", "rsplit"})
+        return False
+
+    return any(text(e.value) for e in row.elements)
