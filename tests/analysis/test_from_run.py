@@ -171,3 +171,46 @@ def test_a_loop_the_run_puts_elsewhere_is_not_also_called_arithmetic() -> None:
     spots = [hot(4, 0.9, callees={"urlopen": 18}, loop_line=2, loop_count=2_000),
              hot(3, 0.05, samples=1, loop_line=2)]
     assert codes(run_on(source, spots, cpu=0.05)) == [("AIP402", 2)]  # the run: it waited on the network
+
+
+def test_a_loop_over_a_tensors_items_is_told_of_tensor_operations_not_numpy() -> None:
+    torch = pytest.importorskip("torch")
+    source = "one_hot = torch.zeros(n, 10)\nfor i in range(n):\n    one_hot[i, labels[i]] = 1.0\n"
+    ns = {"torch": torch, "n": 60_000, "labels": torch.zeros(60_000, dtype=torch.long),
+          "one_hot": torch.zeros(60_000, 10)}
+    spots = [hot(3, 0.95, types={"one_hot": "torch.Tensor", "labels": "torch.Tensor"}, sizes={"labels": 60_000},
+                 loop_line=2, loop_count=60_000, loop="range(n): 60,000 iterations")]
+    (found,) = run_on(source, spots, ns)
+    assert found.code == "AIP201" and "tensor operation" in found.message and "NumPy" not in found.message
+    # the counterexample: the same loop over an ndarray keeps the NumPy advice
+    ns_np = {"np": np, "n": 60_000, "labels": np.zeros(60_000, dtype=int), "one_hot": np.zeros((60_000, 10))}
+    source_np = source.replace("torch.zeros", "np.zeros")
+    spots_np = [hot(3, 0.95, types={"one_hot": "numpy.ndarray", "labels": "numpy.ndarray"}, sizes={"labels": 60_000},
+                    loop_line=2, loop_count=60_000, loop="range(n): 60,000 iterations")]
+    (kept,) = run_on(source_np, spots_np, ns_np)
+    assert kept.code == "AIP201" and "NumPy expression" in kept.message and "tensor operation" not in kept.message
+
+
+def test_builtins_walking_a_tensor_are_told_the_tensors_own_reduction() -> None:
+    torch = pytest.importorskip("torch")
+    found = run_on("total = sum(losses)\n", [hot(1, 0.9)], {"losses": torch.rand(100_000)})
+    assert codes(found) == [("AIP201", 1)] and "losses.sum() runs in C" in found[0].message
+    assert "np.sum" not in found[0].message and "np.sum" not in (found[0].fix.reason or "")
+
+
+def test_a_shown_static_finding_no_shape_explained_says_what_its_lines_took() -> None:
+    source = "counts = {}\nfor word in tokens:\n    if word in list(vocab.keys()):\n        counts[word] = 1\n"
+    ns = {"tokens": ["a"] * 20_000, "vocab": {f"w{i}": i for i in range(3_000)}}
+    spots = [hot(3, 0.68, loop_line=2, loop_count=20_000), hot(4, 0.28, loop_line=2)]
+    (found,) = run_on(source, spots, ns, wall=0.32)
+    # the magic is the cell's line 1
+    assert found.code == "AIP202" and found.message.startswith("Line 4 took 68% of the 320.0 ms cell. ")
+    assert found.evidence["time_quoted"] and not found.evidence.get("from_run")
+    # counterexamples: a finding whose trap is not time is left as it is, and so is one on a cold line
+    cold = run_on(source, [hot(3, 0.1, samples=3, loop_line=2, loop_count=20_000), hot(1, 0.85)], ns, wall=0.32)
+    assert all(" took " not in f.message for f in cold)
+    torch = pytest.importorskip("torch")
+    amp = "scaler = torch.cuda.amp.GradScaler()\nfor x in batches:\n    step(x)\n"
+    deprecated = run_on(amp, [hot(1, 0.3), hot(3, 0.6, loop_line=2, loop_count=500)], {"torch": torch})
+    assert "AIP503" in {f.code for f in deprecated}
+    assert all(" took " not in f.message for f in deprecated if f.code == "AIP503")

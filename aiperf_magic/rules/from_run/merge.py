@@ -29,6 +29,7 @@ from .judge import judge_static
 from .loading import blocking_io, cpu_threads, loader_loop
 from .models import model_autograd, model_dispatch
 from .numbers import numeric_loop
+from .quoted import quote_time
 from .run import Explained, Run
 from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, sites_of
@@ -76,6 +77,7 @@ def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str
             seen.add((finding.code, finding.line or 0))
             placed.append(finding)
     _overruled(analysis, [ex for ex, caller in found if caller is None and ex.site.loop is not None], placed)
+    quote_time(analysis, run, placed)
     judge_static(analysis, report, namespace)
     return placed
 
@@ -128,6 +130,8 @@ def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None,
         if node is not None:
             analysis.nodes[id(finding)] = node
         _fix(analysis, finding, node, ex, rule.fixer is not None)
+    if ex.advice is not None and finding.message == rule.message:
+        finding.message = ex.advice  # a static rule's own words are kept: they name this code
     finding.message = f"{sentence}. {finding.message}"
     finding.evidence.update(numbers)
     finding.evidence["from_run"] = True

@@ -35,6 +35,9 @@ MIN_ELEMENTS = 10_000  # a builtin walking fewer array elements than this costs 
 _REDUCERS = {"builtins.sum": "np.sum", "builtins.min": "np.min", "builtins.max": "np.max"}
 _BITS = (cst.BitXor, cst.BitAnd, cst.BitOr)
 _ACCUMULATE = (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign)
+# AIP201's message where the items are a tensor's (a loop over a tensor is told of torch, not NumPy)
+TENSOR_ADVICE = ("Element-wise arithmetic in a Python loop over a tensor's items: one vectorised tensor "
+                 "operation (indexing, a mask, scatter_ or a reduction) does it")
 
 
 def numeric_loop(site: Site, run: Run) -> Explained | None:
@@ -68,7 +71,14 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
         what = what.replace("one element at a time", f"one {element[2]} of {element[0]}{described} at a time")
     how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
     evidence = f"{run.took(site)}: {what}{how}"
-    return Explained("AIP201", site, loop.node, evidence, {"iterations": n})
+    advice = TENSOR_ADVICE if element is not None and _tensor(site, run, element[0]) else None
+    return Explained("AIP201", site, loop.node, evidence, {"iterations": n}, advice=advice)
+
+
+def _tensor(site: Site, run: Run, name: str) -> bool:
+    """The loop's items are a torch tensor's: the fix is one tensor operation, not NumPy."""
+    live = run.live(site, name)
+    return kind(live) == "tensor" if live is not MISSING else site.type_of(name) == "torch.Tensor"
 
 
 def _own(site: Site) -> float:
@@ -239,9 +249,13 @@ def builtin_reduction(site: Site, run: Run) -> Explained | None:
         if d is None or (d.size or 0) < MIN_ELEMENTS:
             continue
         builtin = (call.qname or "").split(".")[-1]
-        evidence = (f"{run.took(site)}: {builtin}() walked the {d.size:,} elements of {arg.value.value} ({d.text}) "
-                    f"one at a time, as Python objects; {numpy_name}({arg.value.value}) runs in C")
         name = arg.value.value
-        why = f"write {numpy_name}({name}) (or {name}.{numpy_name[3:]}()); the rewrite is not offered here"
-        return Explained("AIP201", site, call.node, evidence, {"elements": d.size}, at=call.node, fix_reason=why)
+        tensor = kind(live) == "tensor"
+        instead = f"{name}.{builtin}()" if tensor else f"{numpy_name}({name})"
+        evidence = (f"{run.took(site)}: {builtin}() walked the {d.size:,} elements of {name} ({d.text}) "
+                    f"one at a time, as Python objects; {instead} runs in C")
+        why = (f"write {instead}" if tensor else f"write {instead} (or {name}.{numpy_name[3:]}())"
+               ) + "; the rewrite is not offered here"
+        return Explained("AIP201", site, call.node, evidence, {"elements": d.size}, at=call.node, fix_reason=why,
+                         advice=TENSOR_ADVICE if tensor else None)
     return None

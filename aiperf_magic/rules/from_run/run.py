@@ -30,6 +30,7 @@ class Explained:
     numbers: dict[str, Any] = field(default_factory=dict)
     at: cst.CSTNode | None = None  # where the finding sits in the cell, when not ``node`` or the site's loop
     fix_reason: str | None = None  # why the rule's fixer is not asked (what to write instead)
+    advice: str | None = None  # the rule's message in words that fit what the line does (tensors, not NumPy)
 
 
 @dataclass
