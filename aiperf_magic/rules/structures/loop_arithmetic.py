@@ -14,7 +14,7 @@ from ..facts import Facts, Loop
 from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
-from .array_safety import array_refused, as_list, loop_scalars, total_of, vector
+from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -345,4 +345,52 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, fact
         total = total_of(vec, loop_scalars(facts, small.value, var, loop.iter))
         edits.replace[loop] = cst.parse_statement(f"{cell.code(small.target)} += {total}\n")
         return edits
-    return "only out.append(f(x)) and total += f(x) loops are rewritten"
+    if isinstance(small, cst.Assign):
+        return _index_store(cell, loop, small, var, edits, numpy, facts)
+    return "only out.append(f(x)), out[i] = f(x) and total += f(x) loops are rewritten"
+
+
+_ARRAY_MAKERS = frozenset({"empty", "zeros", "ones", "full", "empty_like", "zeros_like", "ones_like", "full_like"})
+
+
+def _index_store(
+    cell: ParsedCell, loop: cst.For, small: cst.Assign, var: str, edits: Edits, numpy: object, facts: Facts
+) -> Edits | str:
+    """``for i in range(len(a)): out[i] = f(a[i])`` -> ``out[:len(a)] = f(np.asarray(a))`` where ``out``
+    is a NumPy array the cell made (``np.empty``/``zeros``/...) before the loop: storing the
+    whole slice casts to ``out``'s dtype as each store did."""
+    target = small.targets[0].target if len(small.targets) == 1 else None
+    if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1
+            and isinstance(target.slice[0].slice, cst.Index) and cell.code(target.slice[0].slice.value) == var):
+        return "the loop stores somewhere other than out[i] for its own index"
+    owner = target.value.value
+    if owner in names_in(small.value):
+        return f"{owner}[i] reads {owner} itself: each element may depend on the one before"
+    length = len_source(loop.iter)
+    if length is None:
+        return "the loop is not over range(len(a))"
+    if not _made_array(cell, loop, owner, facts):
+        return f"{owner} is not a NumPy array made before the loop (np.empty, np.zeros, ...)"
+    vec = vector(cell, small.value, var, loop.iter, numpy)
+    if vec is None:
+        return "the stored value is not element-wise arithmetic on the loop's index"
+    why = array_refused(cell, small, small.value, var, loop.iter, facts)
+    if why is not None:
+        return why
+    edits.replace[loop] = cst.parse_statement(f"{owner}[:len({length})] = {vec}\n")
+    return edits
+
+
+def _made_array(cell: ParsedCell, loop: cst.For, owner: str, facts: Facts) -> bool:
+    for statement in reversed(cell.preceding(loop)):
+        if owner not in names_in(statement):
+            continue
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+            else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == owner):
+            return False
+        value = small.value
+        qname = facts.names.qname(value.func) if isinstance(value, cst.Call) else None
+        return bool(qname) and qname.startswith("numpy.") and qname.rsplit(".", 1)[1] in _ARRAY_MAKERS
+    return False
