@@ -120,7 +120,14 @@ def _membership(cell: ParsedCell, comp: cst.Comparison) -> Edits | str:
         edits = Edits("Test membership against a set literal")
         edits.replace[seq] = cst.Set(elements=seq.elements, lbrace=cst.LeftCurlyBrace(), rbrace=cst.RightCurlyBrace())
         return edits
-    if not isinstance(seq, (cst.Name, cst.Attribute)):
+    keys = _keys_of(seq)
+    if keys is not None:
+        # x in list(d.keys()) tests what x in d tests (a dict, a frame's columns, a Series' index),
+        # at the moment of the test: nothing is hoisted, so d may change in the loop
+        edits = Edits("Test membership against the mapping itself", safety="unsafe")
+        edits.replace[seq] = keys
+        return edits
+    if not isinstance(seq, (cst.Name, cst.Attribute)) and not _copied_list(seq):
         # x in make_list(): the list is rebuilt per test; hoisting the call could change its result
         return "the list is computed in place; build it once before the loop first"
     where = _hoist_point(cell, comp, seq)
@@ -128,9 +135,15 @@ def _membership(cell: ParsedCell, comp: cst.Comparison) -> Edits | str:
         return where
     edits = Edits("Test membership against a set built once before the loop", safety="unsafe")
     name = cell.fresh(f"{_stem(cell, seq)}_set")
-    edits.before[where] = [f"{name} = set({cell.code(seq)})\n"]
+    source = _copied_from(seq) if _copied_list(seq) else seq  # set(df["id"]), not set(df["id"].tolist())
+    edits.before[where] = [f"{name} = set({cell.code(source)})\n"]
     edits.replace[seq] = cst.Name(name)
     return edits
+
+
+def _copied_from(seq: cst.BaseExpression) -> cst.BaseExpression:
+    assert isinstance(seq, cst.Call)
+    return seq.args[0].value if seq.args else seq.func.value  # type: ignore[attr-defined]
 
 
 def _index(cell: ParsedCell, call: cst.Call) -> Edits | str:
@@ -157,7 +170,44 @@ def _index(cell: ParsedCell, call: cst.Call) -> Edits | str:
 
 
 def _stem(cell: ParsedCell, seq: cst.BaseExpression) -> str:
+    if isinstance(seq, cst.Call):  # list(names), df["id"].tolist(): the name or column it copies
+        inner = seq.args[0].value if seq.args else seq.func.value  # type: ignore[attr-defined]
+        if isinstance(inner, cst.Subscript) and isinstance(inner.slice[0].slice, cst.Index) and isinstance(
+                inner.slice[0].slice.value, cst.SimpleString):
+            return str(inner.slice[0].slice.value.evaluated_value).replace(" ", "_") or "items"
+        return _stem(cell, inner) if isinstance(inner, (cst.Name, cst.Attribute, cst.Call)) else "items"
     return seq.attr.value if isinstance(seq, cst.Attribute) else cell.code(seq)
+
+
+def _plain(node: cst.BaseExpression) -> bool:
+    """A name, an attribute chain or a column by its literal name (``df["id"]``): reading it calls nothing."""
+    if isinstance(node, cst.Name):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _plain(node.value)
+    return (isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+            and isinstance(node.slice[0].slice.value, (cst.SimpleString, cst.Integer)) and _plain(node.value))
+
+
+def _keys_of(seq: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``d`` for ``list(d.keys())`` or ``d.keys()``."""
+    if isinstance(seq, cst.Call) and isinstance(seq.func, cst.Name) and seq.func.value == "list" and len(seq.args) == 1:
+        seq = seq.args[0].value
+    if (isinstance(seq, cst.Call) and not seq.args and isinstance(seq.func, cst.Attribute)
+            and seq.func.attr.value == "keys" and _plain(seq.func.value)):
+        return seq.func.value
+    return None
+
+
+def _copied_list(seq: cst.BaseExpression) -> bool:
+    """``list(xs)``, ``xs.tolist()``, ``df["id"].tolist()``, ``list(df["id"])``: a copy of data the
+    loop does not change (checked where it is hoisted), built again for every test."""
+    if not isinstance(seq, cst.Call):
+        return False
+    if isinstance(seq.func, cst.Name) and seq.func.value == "list" and len(seq.args) == 1 and not seq.args[0].keyword:
+        return _plain(seq.args[0].value)
+    return (isinstance(seq.func, cst.Attribute) and seq.func.attr.value == "tolist" and not seq.args
+            and _plain(seq.func.value))
 
 
 def _hoist_point(cell: ParsedCell, node: cst.CSTNode, seq: cst.BaseExpression) -> cst.CSTNode | str:
