@@ -10,12 +10,18 @@
 - AIP303 (narrower dtypes) on a frame under ``SMALL_FRAME_BYTES``: the memory it would save is too
   little to matter; the finding stays in the report, not shown.
 
+- GPU-only traps (AIP102, AIP501, AIP504, AIP505: a copy to the GPU, tensor cores, a host-device
+  sync) in a run without a CUDA device: the copy, the float32 kernels or the sync they name did not
+  happen here (``device = "cuda" if torch.cuda.is_available() else "cpu"`` kept the tensors on the
+  CPU); they matter where CUDA is, and stay in the report, not shown.
+
 A finding kept out of view this way carries ``evidence["judged"]``: the verdict does not bring it
 back (what it would save was measured, not only the time of its lines).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -33,15 +39,33 @@ from ..facts import unwrap_iterable
 DISPATCH_S = 10e-6
 DISPATCH_SHARE = 0.2  # compiling is worth a card when the dispatch is at least this share of a call
 SMALL_FRAME_BYTES = 10 * 1024**2
+GPU_ONLY = frozenset({"AIP102", "AIP501", "AIP504", "AIP505"})
 
 
 def judge_static(analysis: Analysis, report: Report, namespace: Mapping[str, Any]) -> None:
+    no_cuda = any(f.code in GPU_ONLY and f.shown for f in analysis.findings) and not cuda_present()
     for finding in analysis.findings:
+        if no_cuda and finding.code in GPU_ONLY and finding.shown:
+            finding.shown, finding.evidence["judged"] = False, True
+            finding.hidden_reason = ("this run had no CUDA device: the GPU work this finding names did not happen "
+                                     "here; it matters where the cell runs on a GPU")
+            continue
         node = analysis.node_of(finding)
         if finding.code == "AIP506" and finding.shown and node is not None:
             _eager_calls(finding, node, report, namespace)
         elif finding.code == "AIP101" and node is not None and not finding.evidence.get("from_run"):
             _never_iterated(finding, node, analysis)
+
+
+def cuda_present() -> bool:
+    """Whether torch (already imported by the cell: never imported here) sees a CUDA device."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return True  # no torch: the finding is about another library's device; leave it to the run
+    try:
+        return bool(torch.cuda.is_available())
+    except Exception:  # a torch build whose CUDA query fails
+        return True
 
 
 def _eager_calls(finding: Finding, loop: cst.CSTNode, report: Report, namespace: Mapping[str, Any]) -> None:
