@@ -229,3 +229,22 @@ def test_gpu_only_traps_are_kept_out_of_view_in_a_run_without_cuda(monkeypatch: 
     # the counterexample: where torch sees a CUDA device, the copy happened and the finding stays
     monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
     assert "AIP501" in {f.code for f in run_on(source, spots, ns)}
+
+
+def test_a_frame_whose_own_len_fails_costs_only_the_rows_count() -> None:
+    pd = pytest.importorskip("pandas")
+
+    class NoLen(pd.DataFrame):
+        @property
+        def _constructor(self) -> type:
+            return NoLen
+
+        def __len__(self) -> int:
+            raise RuntimeError("no len for you")
+
+    df = NoLen({"a": np.arange(50.0), "b": np.arange(50.0)})
+    source = "out = []\nfor i, row in df.iterrows():\n    out.append(row['a'] * row['b'])\n"
+    spots = [hot(3, 0.9, callees={"Series.__getitem__": 10}, loop_line=2, loop_count=3000),
+             hot(2, 0.08, callees={"DataFrame.iterrows": 4}, loop_line=2)]
+    found = run_on(source, spots, {"df": df})  # no RuntimeError: the rows are not counted
+    assert ("AIP301", 2) in codes(found)

@@ -17,6 +17,7 @@ AIP402) in :mod:`.loading`; model loops (AIP502, AIP506) in :mod:`.models`.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from typing import Any
 
 import libcst as cst
 
@@ -112,7 +113,7 @@ def _row_iterator(site: Site, loop: Loop) -> bool:
 def _rows(site: Site, run: Run, name: str) -> int | None:
     live = run.live(site, name)
     if live is not MISSING and kind(live) in ("frame", "series"):
-        return len(live)
+        return _length(live)
     t = site.type_of(name)
     return site.size_of(name) if t is not None and t.startswith("pandas.") else None
 
@@ -245,11 +246,20 @@ def _in_lambda(site: Site, loop: Loop) -> bool:
 def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
     live = run.live(site, name)
     if live is not MISSING:
-        if not isinstance(live, (list, tuple)):
+        n = _length(live) if isinstance(live, (list, tuple)) else None
+        if n is None:
             return None
         d = describe(live, user_code=False)
-        return len(live), d.text if d is not None else f"a list of {len(live):,} items"
+        return n, d.text if d is not None else f"a list of {n:,} items"
     t, n = site.type_of(name), site.size_of(name)
     if t in ("list", "tuple") and n is not None:
         return n, site.described(name) or f"a {t} of {n:,} items"
     return None
+
+
+def _length(live: Any) -> int | None:
+    """``len()`` of a live object, or None where a subclass's own ``__len__`` fails."""
+    try:
+        return len(live)
+    except Exception:  # a user's subclass: its length is not ours to insist on
+        return None
