@@ -369,3 +369,21 @@ def test_aip904_names_the_line_that_allocated_and_the_peak_line() -> None:
     report.memory_lines, report.peak_line = [], None
     plain = compute_verdict(report, mem_total_bytes=16 * GIB)
     assert plain is not None and "Line" not in plain.sentence
+
+
+def test_the_gil_keeping_pread_reads_what_os_pread_reads_and_raises_as_it_does(tmp_path: Path) -> None:
+    import os
+
+    from aiperf_magic.measure.probes import procfs
+
+    path = tmp_path / "status"
+    path.write_bytes(b"VmHWM:\t  4096 kB\n" * 100)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert procfs.pread(fd, 1 << 14) == os.pread(fd, 1 << 14, 0)
+        assert procfs.pread(fd, 10) == b"VmHWM:\t  4"
+        assert procfs._libc_pread not in (None, False)  # libc's, on Linux
+    finally:
+        os.close(fd)
+    with pytest.raises(OSError):
+        procfs.pread(fd, 16)  # closed
