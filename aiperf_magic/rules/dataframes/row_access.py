@@ -40,9 +40,23 @@ class RowAccess:
                 and is_constant(key)
             ):
                 return c.code(key)
-            # df["a"][i]
+            # df.iloc[i]["a"] in range(len(df)): the i-th row's cell, by position
+            inner = node.value
             if (
                 self.style == "label"
+                and is_constant(key)
+                and isinstance(inner, cst.Subscript)
+                and isinstance(inner.value, cst.Attribute)
+                and inner.value.attr.value == "iloc"
+                and c.code(inner.value.value) == self.frame
+                and len(inner.slice) == 1
+                and isinstance(inner.slice[0].slice, cst.Index)
+                and c.code(inner.slice[0].slice.value) == self.index
+            ):
+                return c.code(key)
+            # df["a"][i]
+            if (
+                self.style in ("label", "index")
                 and isinstance(key, cst.Name)
                 and key.value == self.index
                 and isinstance(node.value, cst.Subscript)
@@ -51,9 +65,15 @@ class RowAccess:
                 and is_constant(node.value.slice[0].slice.value)  # type: ignore[attr-defined]
             ):
                 return c.code(node.value.slice[0].slice.value)  # type: ignore[attr-defined]
-        if self.style == "label":
+        if self.style in ("label", "index"):
             return self.labelled(node)
         return None
+
+    def by_row(self, node: cst.CSTNode) -> bool:
+        """``df.iloc[i]["a"]``: read from a copy of the row, which has the row's dtype."""
+        inner = node.value if isinstance(node, cst.Subscript) else None
+        return isinstance(inner, cst.Subscript) and isinstance(inner.value, cst.Attribute) \
+            and inner.value.attr.value == "iloc"
 
     def labelled(self, node: cst.CSTNode) -> str | None:
         """``df.loc[i, "a"]`` / ``df.at[i, "a"]`` -> the column key, for this frame and index variable."""

@@ -16,6 +16,7 @@ from ..loops import stops_at_once
 from ..registry import Hit, fixer_for, rule
 from ..work import is_remote_call
 from .row_access import RowAccess, is_constant
+from .row_branches import merged_branches
 from .row_results import RowResults
 
 _ROW_ITERATORS = ("iterrows", "itertuples")
@@ -167,8 +168,11 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
     safe = access.style == "tuple"
     edits = Edits("Replace the row loop with column expressions")
     for statement in loop.body.body:
+        merged = merged_branches(statement) if isinstance(statement, cst.If) else None
+        if merged is not None:  # if/elif/else that each store into the same place: one x if c else y
+            statement = cst.SimpleStatementLine(body=[merged])
         if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-            # if/for/try inside the loop, or break/continue: rows are not independent any more
+            # for/try inside the loop, or break/continue: rows are not independent any more
             return "the loop body has control flow; only column assignments, appends and sums are rewritten"
         small = statement.body[0]
         line, kind = _statement(cell, access, results, small, per_row, lambda: edits.need(cell, "numpy"))
@@ -223,12 +227,18 @@ def _access_of(cell: ParsedCell, loop: cst.For) -> RowAccess | str:
         frame = it.args[0].value.args[0].value  # type: ignore[attr-defined]
         if isinstance(frame, (cst.Name, cst.Attribute)):
             return RowAccess(cell, cell.code(frame), "label", None, target.value)
-    return "the loop is not over iterrows(), itertuples() or range(len(df))"
+    if isinstance(it, cst.Attribute) and it.attr.value == "index" and isinstance(it.value, cst.Name) \
+            and isinstance(target, cst.Name):
+        # for i in df.index: df["a"][i] and df.loc[i, "a"] read by label, the rows in order
+        return RowAccess(cell, cell.code(it.value), "index", None, target.value)
+    return "the loop is not over iterrows(), itertuples(), range(len(df)) or df.index"
 
 
 def _frame_of(loop: cst.For) -> cst.BaseExpression:
     """The frame a loop :func:`_access_of` accepted walks."""
     it = loop.iter
+    if isinstance(it, cst.Attribute):
+        return it.value  # df.index
     assert isinstance(it, cst.Call)
     if isinstance(it.func, cst.Attribute):
         return it.func.value  # df.iterrows(), df.itertuples()
@@ -301,5 +311,6 @@ def _written_column(cell: ParsedCell, access: RowAccess, target: cst.CSTNode) ->
     idx, key = (s.slice.value if isinstance(s.slice, cst.Index) else None for s in target.slice)
     if idx is None or key is None or not is_constant(key):
         return None
-    label = {"row": access.index, "label": access.index, "tuple": f"{access.row}.Index"}[access.style]
+    label = {"row": access.index, "label": access.index, "index": access.index,
+             "tuple": f"{access.row}.Index"}[access.style]
     return cell.code(key) if cell.code(idx) == label else None

@@ -40,13 +40,15 @@ class RowResults:
         self.facts, self.access = facts, access
         obj = live_value(facts, frame)
         self.frame = obj if is_a(obj, "pandas.DataFrame") else None
-        self.row = _row_dtype(self.frame) if self.frame is not None and access.style == "row" else None
+        # iterrows() rows, and df.iloc[i] rows read by column (df.iloc[i]["a"]), hold the row's dtype
+        self.row = _row_dtype(self.frame) if self.frame is not None and access.style in ("row", "label") else None
 
     def scalars(self, node: cst.BaseExpression) -> str:
         """NUMPY or PYTHON: what the loop computed from each row (a numeric frame when the run does
         not say; a ``math`` function makes a Python float of a NumPy scalar)."""
-        python = self.access.style == "tuple" or (self.row is not None and self.row.kind == "O")
-        read = PYTHON if python else NUMPY
+        # iterrows() makes Python objects of an object row; df.iloc[i] keeps each value's NumPy scalar
+        object_rows = self.access.style == "row" and self.row is not None and self.row.kind == "O"
+        read = PYTHON if self.access.style == "tuple" or object_rows else NUMPY
         kind = scalar_kind(node, lambda n: read if self.access.column(n) is not None else "", self._scalar)
         return kind or NUMPY
 
@@ -67,12 +69,20 @@ class RowResults:
         """Why the column expression would compute in another dtype than the loop's rows, or None."""
         if self.row is None or self.row.kind == "O":
             return None
-        loop = dtype_of(node, lambda n: self.row if self.access.column(n) is not None else None, self._scalar)
+        rows = self.access.style == "row"
+
+        def read(n: cst.CSTNode) -> Any | None:
+            if self.access.column(n) is None:
+                return None
+            return self.row if rows or self.access.by_row(n) else self._read_dtype(n)
+
+        loop = dtype_of(node, read, self._scalar)
         columns = self.dtype(node)
         if loop is None or columns is None or loop == columns:
             return None
         return (
-            f"iterrows() gives each row as {self.row} (the frame's common dtype), so the loop computed "
+            f"{'iterrows()' if rows else 'df.iloc[i]'} gives each row as {self.row} (the frame's common dtype), "
+            f"so the loop computed "
             f"{loop} values where the column expression gives {columns}; cast the columns it reads to "
             f"{self.row} first if that is what you want"
         )
