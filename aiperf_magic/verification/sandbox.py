@@ -83,6 +83,8 @@ class _Flow(ast.NodeVisitor):
     def _scope(self, node: ast.AST, name: str | None) -> None:
         if name and not self.depth:
             self.stored.add(name)
+        elif name:  # a function defined inside a function binds its name there
+            self.inner_stores.add(name)
         self.depth += 1
         self.generic_visit(node)
         self.depth -= 1
