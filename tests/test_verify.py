@@ -128,11 +128,7 @@ def test_inputs_and_outputs_of_a_cell() -> None:
 def test_a_function_defined_inside_a_function_is_not_an_input() -> None:
     # AIP402's rewrite defines the part that waits inside the user's function
     inputs, _, _ = reads_and_writes(
-        "def scores(data):
-    def one(x):
-        return ask(x)
-    return list(map(one, data))
-")
+        "def scores(data):\n    def one(x):\n        return ask(x)\n    return list(map(one, data))\n")
     assert inputs == ["ask"]
 
 
