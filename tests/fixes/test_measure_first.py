@@ -7,6 +7,7 @@ Apply only after a Try measured them equal *and* faster.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
@@ -108,9 +109,13 @@ def test_the_panel_applies_a_measure_first_fix_only_after_try_measured_it_faster
     action = _action(fix)
     action.set_confirmed(True)  # no confirmation stands in for the measurement
     assert not action.edit.allowed and action.state()["measure_first"]
-    action.comparison = Comparison(equal=True, speedup=0.8)
+    action.comparison = Comparison(equal=True, speedup=0.99)
     action._changed()
-    assert not action.edit.allowed and "not faster" in (action.state()["gate"] or "")
+    gate = action.state()["gate"] or ""
+    assert not action.edit.allowed and "not faster" in gate
+    # the measurement and the machine it was made on, as the panel says it
+    cores = os.cpu_count() or 1
+    assert gate.startswith(f"×0.99 on this machine: {cores} core") and "not worth it here" in gate
     action.comparison = Comparison(equal=True, speedup=3.0)
     action._changed()
     assert action.edit.allowed and action.state()["gate"] is None

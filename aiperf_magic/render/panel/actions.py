@@ -9,6 +9,7 @@ Nothing here imports a widget library: the same logic runs under tests with a fa
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import traceback
@@ -207,9 +208,13 @@ class FixAction:
     def gate(self) -> str | None:
         """Why Apply stays off after a Try of a measure-first fix (equal, but no faster here)."""
         if self.measure_first and self.proven and not self.pays:
+            c = self.comparison
+            speed = f"×{c.speedup:.2f}" if c is not None and c.speedup else "No faster"
+            cores = os.cpu_count() or 1
             return (
-                "Equal results, but not faster on this data: "
-                "Apply stays off for a rewrite whose gain depends on size."
+                f"{speed} on this machine: {cores} core{'s' if cores != 1 else ''}; not worth it here. "
+                "Equal results, but not faster on this data: Apply stays off for a rewrite whose gain "
+                "depends on size."
             )
         return None
 
