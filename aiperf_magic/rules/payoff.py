@@ -7,7 +7,8 @@ model pays once the loop runs long enough to repay tens of seconds of compilatio
 mark them (``Fix.measure_first``); after the cell ran, the sizes of the live data and the time of
 the flagged lines decide. A rewrite the run does not justify is not proposed: the finding keeps
 the reason, with the numbers (``Fix.reason``), and is not fixable here. One that pays carries
-the numbers that say so (``Fix.evidence_note``).
+the numbers that say so (``Fix.evidence_note``). Loader workers (``TRY_MEASURES``) stay proposed
+either way: the panel's Try measures them before Apply.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ MIN_PROCESS_S = 1.0  # starting worker processes and sending them the work costs
 MIN_TASK_S = 0.001  # below it, pickling a task and its result outweighs the work of the task
 MIN_COMPILE_S = 60.0  # torch.compile's first call takes tens of seconds on a small model
 MIN_WORKERS_S = 2.0  # a DataLoader's workers start (and copy the dataset) at every epoch
+# Rewrites whose gain the cell's time cannot predict (loader workers: the dataset's cost per item and
+# the free cores decide): proposed anyway, for Try to measure; the panel applies them only once Try
+# measured them equal and faster, and says "x0.99 on this machine: 2 cores; not worth it here" when not.
+TRY_MEASURES = frozenset({"AIP101"})
 
 Judge = Callable[[Finding, "cst.CSTNode | None", "Mapping[str, Any]", float, bool], tuple[bool, str]]
 
@@ -61,6 +66,10 @@ def decide(
     pays, why = judge(finding, node, namespace, wall_s, sampled)
     if pays:
         fix.evidence_note = f"proposed because this run shows it pays: {why}"
+        return
+    if finding.code in TRY_MEASURES:
+        # the run's time cannot tell: the panel's Try is the measurement, and Apply waits for it
+        fix.evidence_note = f"Try measures whether it pays here: {why}"
         return
     fix.evidence_note = f"not proposed: {why}"
     fix.reason = f"measure first ({fix.measure_first}); in this run {why}"

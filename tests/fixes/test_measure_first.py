@@ -119,3 +119,20 @@ def test_the_panel_applies_a_measure_first_fix_only_after_try_measured_it_faster
     action.comparison = Comparison(equal=True, speedup=3.0)
     action._changed()
     assert action.edit.allowed and action.state()["gate"] is None
+
+
+LOADER = """\
+from torch.utils.data import DataLoader
+
+loader = DataLoader(dataset, batch_size=64, shuffle=True)
+"""
+
+
+def test_loader_workers_stay_proposed_for_try_to_measure() -> None:
+    short = _decided(LOADER, {}, wall_s=0.3)
+    assert short.fixable and short.fix is not None and "num_workers" in short.fix.source
+    assert (short.fix.evidence_note or "").startswith("Try measures whether it pays here: the cell took 0.3 s")
+    # Apply still waits for a Try that measured it faster
+    action = _action(short.fix)
+    action.set_confirmed(True)
+    assert not action.edit.allowed
