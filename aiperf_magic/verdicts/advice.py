@@ -58,6 +58,11 @@ def hot_work(report: Report) -> list[HotWork]:
             sorted(shares.items(), key=lambda item: -item[1])]
 
 
+def waited_share(report: Report) -> float:
+    """The share of the run the hot lines spent waiting (sockets, sleeps, locks, results)."""
+    return sum(w.share for w in hot_work(report) if w.kind == "wait")
+
+
 def cpu_advice(report: Report, cores: str = "one") -> str:
     """Advice for a CPU-bound cell that fits what its hot lines did: the main kind of work, and the
     second one when it took at least half as much."""

@@ -34,6 +34,7 @@ class Thresholds:
     gpu_memory_share: float = 0.9  # AIP905: device memory used / total above this
     gil_thread_share: float = 0.5  # AIP902: share of samples with ≥ 2 busy Python threads
     gil_cores: tuple[float, float] = (0.6, 1.4)  # ... while the process uses about one core
+    gil_waited_share: float = 0.5  # ... and its hot lines spent less than this share of the run waiting
     machine_saturated_percent: float = 90.0  # all cores this busy: half the lower bound above
     waiting_cpu_share: float = 0.3  # AIP903: CPU time below this share of wall time
     swap_growth_bytes: float = 64 * MIB  # AIP904: swap grew by at least this
@@ -162,7 +163,12 @@ def gpu_memory(st: RunStats, th: Thresholds) -> Verdict | None:
     )
 
 
-def gil_bound(st: RunStats, th: Thresholds) -> Verdict | None:
+def gil_bound(st: RunStats, th: Thresholds, waited: float = 0.0) -> Verdict | None:
+    """AIP902. ``waited``: the share of the run the hot lines spent waiting (a socket, a sleep, a
+    lock): threads that block on I/O wake up for a moment each and count as busy, yet the GIL is
+    not what holds them back; on a busy machine their waits for a CPU would pass for turns at it."""
+    if waited >= th.gil_waited_share:
+        return None
     low, high = th.gil_cores
     if (st.machine_cpu_mean or 0.0) >= th.machine_saturated_percent:
         # other processes hold the cores; the run-queue wait of threads that ended within the cell

@@ -54,7 +54,9 @@ document(
     Given when, on a machine with 2 cores or more, at least 2 Python threads were busy in 50 % of
     the samples or more while the whole process used only 0.6 to 1.4 cores. Threads that hold the
     GIL starve the sampler of ticks, so their own CPU clocks also count: 2 or more of the cell's
-    threads each on a CPU for a tenth of the wall time or more, none doing most of the work.
+    threads each on a CPU for a tenth of the wall time or more, none doing most of the work. Not
+    when the hot lines spent half the run or more waiting (a socket, a sleep, a lock): threads
+    blocked on I/O wake for a moment each and count as busy, yet the GIL is not what holds them.
 
     ## Why is this bad?
     Threads add parallelism only for work that releases the GIL (I/O, NumPy, torch kernels). For

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..report import Finding, Report, Verdict
-from .advice import cpu_advice, memory_where, wait_advice
+from .advice import cpu_advice, memory_where, wait_advice, waited_share
 from .checks import (
     DEFAULT,
     Thresholds,
@@ -108,7 +108,7 @@ def diagnose(report: Report, thresholds: Thresholds = DEFAULT, mem_total_bytes: 
         lambda: gpu_starved(st, th),
         lambda: gpu_bound(st, th, codes),
         lambda: gpu_memory(st, th),
-        lambda: gil_bound(st, th),
+        lambda: gil_bound(st, th, waited_share(report)),
         lambda: waiting(st, th, wait_advice(report)),
     ]
     verdicts = [v for v in (rule() for rule in rules) if v is not None]

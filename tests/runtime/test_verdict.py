@@ -199,6 +199,24 @@ def test_gil_bound_on_a_saturated_machine() -> None:
     assert v is not None and v.code == "AIP902"
 
 
+def test_threads_waiting_on_the_network_are_not_gil_bound_on_a_saturated_machine() -> None:
+    from aiperf_magic.report import Hotspot
+
+    def pool(callee: str | None) -> Report:
+        report = timeline(cpu_cores=0.4, busy_threads=6, cores=2)
+        for row in report.samples.cpu_per_core:
+            row[:] = [100.0, 95.0]  # other processes fill the cores
+        callees = {callee: 18} if callee else {}
+        report.hotspots = [Hotspot(line=2, seconds=0.9, share=0.95, samples=20, callees=callees,
+                                   text="sizes = list(executor.map(download_site, sites))")]
+        return report
+
+    # 8 threads each woken for a moment by its response: busy by the probe, waiting on sockets
+    assert verdict_code(pool("Session.get")) != "AIP902"
+    # the counterexample: the same threads computing in Python are taking turns at the GIL
+    assert verdict_code(pool(None)) == "AIP902"
+
+
 def test_memory_pressure_links_the_frame_profilers_finding() -> None:
     report = timeline(cpu_cores=0.2, swap_step=8 * 1024**2)
     report.findings.append(Finding(code="AIP303", message="DataFrame `df` uses 3 GB", line=1))
