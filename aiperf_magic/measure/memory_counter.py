@@ -32,7 +32,10 @@ FELL_SHARE, FELL_BYTES = 0.1, 1024**2
 
 
 class CounterLines:
-    def __init__(self, value: float, high: float | None = None) -> None:
+    def __init__(self, value: float, high: float | None = None, *, at_request: bool = False) -> None:
+        # at_request: the counter moves when memory is asked for (an allocator's), before the work
+        # that fills it; a rise between two different lines then belongs to the second, which began
+        self.at_request = at_request
         self.start = self.value = self.peak = float(value)
         self.high = float(high) if high is not None else None
         self.allocated: dict[int, float] = {}
@@ -52,7 +55,7 @@ class CounterLines:
             self.high = high if self.high is None else max(self.high, high)
         rise, fall = top - self.value, top - value
         if rise > 0:
-            shares = _shares(before, after)
+            shares = _shares(before, after) if not (self.at_request and _normal(after)) else _shares(after, after)
             if not shares:
                 self.outside += rise
                 self._push(None, rise)

@@ -1,8 +1,9 @@
 """Memory per line for one cell: what measures it, and what goes into the Report.
 
-By default the sampler's counters (:mod:`.memory_sampling`): resident memory, and torch's CUDA
-allocator when the cell uses CUDA. With ``--memory`` an engine (:mod:`.memory_engines`) counts
-every allocation: memray's tracker, or tracemalloc where memray is not installed, whose traced bytes
+By default the sampler's counters (:mod:`.memory_sampling`): resident memory and glibc's
+allocator (each line gets the larger of the two), and torch's CUDA allocator when the cell uses
+CUDA. With ``--memory`` an engine (:mod:`.memory_engines`) counts every allocation: memray's
+tracker, or tracemalloc where memray is not installed, whose traced bytes
 the sampler then reads instead of resident memory. ``MemoryRun.fill`` writes
 ``Report.memory_lines``, ``peak_line``, ``memory_peak_bytes``, ``memory_mode`` and
 ``cuda_peak_line``, or a note saying why they are empty.
@@ -15,11 +16,12 @@ from typing import Any
 from ..report import MemoryLine, Report
 from .memory_counter import CounterLines
 from .memory_engines import MemrayEngine, TracemallocEngine, Tracked, engine_for_memory
-from .memory_sampling import CudaReader, LineMemory, Reader, RssReader, TracedReader
+from .memory_sampling import CudaReader, LineMemory, MallocReader, Reader, RssReader, TracedReader
 
 MIN_BYTES = 64 * 1024  # a line that took less is not listed (page and arena noise)
 MAX_LINES = 50
 NOTICED_BYTES = 1024**2  # memory the cell changed by this much deserves a word when not attributed
+PEAK_MARGIN = 1.1  # the allocator's peak names the line when it rose this much more than resident memory
 
 
 class MemoryRun:
@@ -39,6 +41,9 @@ class MemoryRun:
             readers = {}
             if hotspots and not isinstance(self.engine, MemrayEngine):
                 readers["host"] = TracedReader() if isinstance(self.engine, TracemallocEngine) else RssReader()
+                malloc = MallocReader()
+                if self.engine is None and malloc.available:
+                    readers["malloc"] = malloc
             if gpu:
                 readers["cuda"] = CudaReader()
         self.sampling = LineMemory(readers) if readers else None
@@ -88,7 +93,13 @@ class MemoryRun:
             report.peak_line, report.memory_peak_bytes = tracked.peak_line, round(tracked.peak)
         elif host is not None and self._lines_seen():  # resident memory, or tracemalloc's bytes, sampled
             _add(lines, host.allocated, host.net, host.peak_held, None)
-            report.peak_line, report.memory_peak_bytes = host.peak_line, round(host.peak - host.start)
+            peak = host
+            malloc = sampled.get("malloc")
+            if malloc is not None:  # what the allocator handed out again from resident memory, too
+                _add(lines, malloc.allocated, malloc.net, malloc.peak_held, None, larger=True)
+                if malloc.peak - malloc.start > PEAK_MARGIN * (host.peak - host.start):
+                    peak = malloc  # memory reused without a rise of resident memory made the peak
+            report.peak_line, report.memory_peak_bytes = peak.peak_line, round(peak.peak - peak.start)
         cuda = sampled.get("cuda")
         if cuda is not None and self._lines_seen():
             _add_cuda(lines, cuda)
@@ -131,13 +142,17 @@ def _rose(report: Report) -> int:
 
 
 def _add(lines: dict[int, MemoryLine], allocated: dict[int, float], net: dict[int, float],
-         peak: dict[int, float], count: dict[int, int] | None) -> None:
+         peak: dict[int, float], count: dict[int, int] | None, *, larger: bool = False) -> None:
+    """Each line's bytes from one counter; ``larger``: keep what another counter gave where it is more."""
     for line in set(allocated) | set(net):
         kept = round(net.get(line, 0.0))
+        took = max(round(allocated.get(line, 0.0)), kept)  # what it holds, it allocated
         m = lines.setdefault(line, MemoryLine(line=line))
-        m.allocated_bytes = max(round(allocated.get(line, 0.0)), kept)  # what it holds, it allocated
+        if larger:
+            kept, took = max(kept, m.net_bytes), max(took, m.allocated_bytes)
+        m.allocated_bytes = took
         m.net_bytes = kept
-        m.peak_bytes = min(round(peak.get(line, 0.0)), m.allocated_bytes)
+        m.peak_bytes = min(max(round(peak.get(line, 0.0)), m.peak_bytes if larger else 0), m.allocated_bytes)
         if count is not None:
             m.allocations = count.get(line, 0)
 

@@ -9,6 +9,11 @@ none), or None when it cannot be read at this moment:
 - ``CudaReader``: torch's CUDA allocator, allocated bytes and their peak, summed over the devices;
   only once the user's process has imported torch and initialised CUDA (never imported here).
 - ``TracedReader``: tracemalloc's traced bytes and their peak (``--memory`` without memray).
+- ``MallocReader``: the bytes glibc's allocator has handed out and not taken back (``mallinfo2``,
+  about 8 µs, the GIL kept), without a mark. Resident memory misses what the allocator hands out
+  again from memory the process already holds (a cell re-run after its arrays were deleted), this
+  counter misses Python's small objects (in arenas of their own) and memory not yet touched: the
+  default mode reads both and gives each line the larger (``memory_lines.py``).
 
 ``LineMemory`` reads them after each tick's line sampling and feeds one ``CounterLines`` per counter
 (:mod:`.memory_counter`). A reader that fails is turned off with a note; the others go on.
@@ -31,6 +36,7 @@ MAX_DEVICES = 16
 class Reader(Protocol):
     label: str
     starts_at_zero: bool  # a counter first read during the cell counted nothing before (CUDA)
+    at_request: bool  # it moves when memory is asked for, not as pages are touched (memory_counter.py)
 
     def read(self) -> Reading | None: ...
 
@@ -40,6 +46,7 @@ class Reader(Protocol):
 class RssReader:
     label = "resident memory"
     starts_at_zero = False
+    at_request = False
 
     def __init__(self, status_path: str = "/proc/self/status", psutil_module: Any = None) -> None:
         self._path = status_path
@@ -83,6 +90,7 @@ def _kib(data: bytes, key: bytes) -> int | None:
 class CudaReader:
     label = "CUDA allocator"
     starts_at_zero = True
+    at_request = True
 
     def __init__(self, torch_module: Any = None) -> None:
         self._torch = torch_module
@@ -106,6 +114,7 @@ class CudaReader:
 class TracedReader:
     label = "traced memory"
     starts_at_zero = False
+    at_request = True
 
     def read(self) -> Reading | None:
         if not tracemalloc.is_tracing():
@@ -115,6 +124,53 @@ class TracedReader:
 
     def close(self) -> None:
         pass
+
+
+class MallocReader:
+    label = "C allocator"
+    starts_at_zero = False
+    at_request = True
+
+    def __init__(self, mallinfo: Any = None) -> None:
+        self._mallinfo = mallinfo if mallinfo is not None else _mallinfo2()
+
+    @property
+    def available(self) -> bool:
+        return self._mallinfo is not None
+
+    def read(self) -> Reading | None:
+        if self._mallinfo is None:
+            return None
+        info = self._mallinfo()
+        return int(info.uordblks) + int(info.hblkhd), None  # in use in the heaps, and in mapped blocks
+
+    def close(self) -> None:
+        pass
+
+
+_MALLINFO: Any = None  # glibc's mallinfo2 once looked up; False where there is none
+
+
+def _mallinfo2() -> Any:
+    global _MALLINFO
+    if _MALLINFO is None:
+        _MALLINFO = False
+        if sys.platform.startswith("linux"):
+            try:
+                import ctypes
+
+                class Info(ctypes.Structure):
+                    _fields_ = [(name, ctypes.c_size_t) for name in (
+                        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+                        "fordblks", "keepcost")]
+
+                call = ctypes.PyDLL(None).mallinfo2  # glibc 2.33 and later; PyDLL keeps the GIL
+                call.restype = Info
+                call.argtypes = ()
+                _MALLINFO = call
+            except (ImportError, OSError, AttributeError):
+                pass
+    return _MALLINFO or None
 
 
 class LineMemory:
@@ -131,7 +187,7 @@ class LineMemory:
         for name in list(self.readers):
             reading = self._read(name)
             if reading is not None:
-                self.counters[name] = CounterLines(*reading)
+                self.counters[name] = CounterLines(*reading, at_request=self.readers[name].at_request)
 
     def sample(self, lines: Lines) -> None:
         """One tick: ``lines`` are the cell lines the sampler found running, with their shares."""
@@ -145,7 +201,8 @@ class LineMemory:
             counter = self.counters.get(name)
             if counter is None:  # first readable now (CUDA initialised by the cell)
                 start = 0 if self.readers[name].starts_at_zero else reading[0]
-                counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1])
+                counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1],
+                                                             at_request=self.readers[name].at_request)
             counter.update(reading[0], reading[1], self._before, lines)
         self._before = lines
 
