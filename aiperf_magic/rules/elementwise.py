@@ -102,11 +102,23 @@ class _Rewrite(cst.CSTTransformer):
         super().__init__()
         self.subst = subst
         self.numpy = numpy
+        self.selects: dict[cst.CSTNode, cst.BaseExpression] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.IfExp):
+            chain = _chain(node)
+            if chain is not None:  # if/elif/.../else on conditions: np.select reads as the chain did
+                tests, values, default = chain
+                conds = ", ".join(_code(t.visit(self)) for t in tests)
+                choices = ", ".join(_code(v.visit(self)) for v in values)
+                other = _code(default.visit(self))
+                self.selects[node] = expr(f"{self.numpy()}.select([{conds}], [{choices}], default={other})")
+                return False
         return self.subst(node) is None  # a substituted node is replaced whole
 
     def on_leave(self, original_node, updated_node):  # type: ignore[no-untyped-def, override]
+        if original_node in self.selects:
+            return self.selects[original_node]
         code = self.subst(original_node)
         if code is not None:
             new = expr(code)
@@ -127,6 +139,21 @@ class _Rewrite(cst.CSTTransformer):
             parts = ", ".join(_code(p) for p in (updated_node.test, updated_node.body, updated_node.orelse))
             return expr(f"{self.numpy()}.where({parts})")
         return updated_node
+
+
+def _chain(node: cst.IfExp) -> tuple[list[cst.BaseExpression], list[cst.BaseExpression], cst.BaseExpression] | None:
+    """``a if c1 else b if c2 else d`` (three or more outcomes) whose conditions are comparisons:
+    (conditions, values, default). np.select needs boolean conditions, so other tests keep np.where."""
+    tests: list[cst.BaseExpression] = []
+    values: list[cst.BaseExpression] = []
+    current: cst.BaseExpression = node
+    while isinstance(current, cst.IfExp):
+        if not isinstance(current.test, (cst.Comparison, cst.BooleanOperation)):
+            return None
+        tests.append(current.test)
+        values.append(current.body)
+        current = current.orelse
+    return (tests, values, current) if len(tests) >= 2 else None
 
 
 def _paren(node: cst.BaseExpression) -> cst.BaseExpression:

@@ -29,20 +29,57 @@ def function_body(facts: Facts, node: cst.BaseExpression) -> tuple[cst.BaseExpre
         params, value = node.params, node.body
     elif isinstance(node, cst.Name):
         func = definition(facts, node.value)
-        if func is None or not isinstance(func.body, cst.IndentedBlock) or len(func.body.body) != 1:
+        if func is None or not isinstance(func.body, cst.IndentedBlock):
             return None
-        stmt = func.body.body[0]
-        if not (isinstance(stmt, cst.SimpleStatementLine) and isinstance(stmt.body[0], cst.Return)):
+        returned = returned_value(list(func.body.body))
+        if returned is None:
             return None
-        params, value = func.params, stmt.body[0].value  # type: ignore[assignment]
-        if value is None:
-            return None
+        params, value = func.params, returned
     else:
         return None
     one = params.params
     if len(one) != 1 or params.star_arg is not cst.MaybeSentinel.DEFAULT or params.kwonly_params or params.star_kwarg:
         return None
     return value, one[0].name.value
+
+
+def returned_value(body: list[cst.BaseStatement]) -> cst.BaseExpression | None:
+    """The one expression a function body returns: ``return v``, or an ``if``/``elif``/``else``
+    chain whose every branch returns (``if c: return a`` then ``return b`` too), as nested
+    ``a if c else b``, which the column form computes with ``np.where`` (the first true condition
+    wins, as in the chain). None when a branch does anything else or can fall through."""
+    if not body:
+        return None
+    first = body[0]
+    if isinstance(first, cst.SimpleStatementLine):
+        small = first.body[0] if len(first.body) == 1 else None
+        if isinstance(small, cst.Return) and small.value is not None and len(body) == 1:
+            return small.value
+        return None
+    return _branches(first, body[1:]) if isinstance(first, cst.If) else None
+
+
+def _branches(node: cst.If, after: list[cst.BaseStatement]) -> cst.BaseExpression | None:
+    """What ``if``/``elif``/``else`` ``node``, followed by ``after`` (reached when no branch runs), returns."""
+    if not isinstance(node.body, cst.IndentedBlock):
+        return None
+    then = returned_value(list(node.body.body))
+    if isinstance(node.orelse, cst.If):
+        rest = _branches(node.orelse, after)
+    elif isinstance(node.orelse, cst.Else) and isinstance(node.orelse.body, cst.IndentedBlock):
+        rest = returned_value(list(node.orelse.body.body)) if not after else None
+    else:
+        rest = returned_value(after)
+    if then is None or rest is None:
+        return None
+    return cst.IfExp(test=node.test, body=_grouped(then), orelse=rest)
+
+
+def _grouped(node: cst.BaseExpression) -> cst.BaseExpression:
+    # a conditional or a lambda in the middle of a conditional needs its own parentheses
+    if isinstance(node, (cst.IfExp, cst.Lambda)) and not node.lpar:
+        return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return node
 
 
 def _element(cell: ParsedCell, param: str, rows: bool, frame: str) -> Subst:
