@@ -56,7 +56,8 @@ class AiperfMagics(Magics):
     @argument("--memory", action="store_true",
               help="Count every allocation per line (memray when installed, else tracemalloc): exact "
                    "bytes per line and the line of the peak, at a cost on allocation-heavy cells. "
-                   "Without it, memory per line is estimated from the samples.")
+                   "Without it, memory per line is estimated from resident memory and the C "
+                   "allocator at each sample.")
     @argument("--torch-profile", action="store_true",
               help="Also run torch.profiler (top ops, host-device copies, DataLoader share); "
                    "only when torch is imported.")
@@ -91,7 +92,16 @@ class AiperfMagics(Magics):
             %%aiperf --memory --var r
             df = pd.read_csv("big.csv")
             wide = df.pivot_table(index="day", columns="store", values="qty")
-            # afterwards: r.memory_lines (line, allocated_bytes, net_bytes, ...), r.peak_line
+            # afterwards: r.memory_lines (line, allocated_bytes, net_bytes, peak_bytes, text),
+            # r.peak_line, r.memory_peak_bytes, r.memory_mode ("sampled", "memray", "tracemalloc")
+
+        Memory per line: every report's hot-lines table has a memory column (the most each line's
+        allocations held at once, and what it still held at the end) and the header names the
+        line memory peaked at ("peak +1.2 GB at line 4"). By default these are estimated from the
+        samples, at no extra cost; ``--memory`` counts each allocation (memray, ``pip install
+        memray``, sees NumPy, pandas, torch and Python objects; tracemalloc, without memray, sees
+        Python and NumPy only and is much slower on allocation-heavy code). With CUDA in use,
+        torch's allocator is read per line too (``cuda_allocated_bytes``, ``cuda_peak_line``).
 
         Line-magic subcommands (``%aiperf <subcommand>``)::
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import shutil
 import tempfile
+import time
 import tracemalloc
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from typing import Any
 
 Frame = tuple[str, str, int]  # (function, file, line), innermost first
 MAX_RECORDS = 5_000_000  # allocations read back from one capture; past it, a note
+FIXED_NOTE_S = 0.05  # memray's start and stop together worth a note past this
 
 
 @dataclass
@@ -117,9 +119,11 @@ class MemrayEngine:
         self._dir: str | None = None
         self._tracker: Any = None
         self._switched: tuple[SimpleNamespace, SimpleNamespace] | None = None
+        self._started = self._fixed_s = 0.0
         self.notes: list[str] = []
 
     def start(self) -> None:
+        self._started = time.perf_counter()
         self._dir = tempfile.mkdtemp(prefix="aiperf-memray-")
         path = Path(self._dir) / "cell.bin"
         self._tracker = self._memray.Tracker(path, memory_interval_ms=1000)
@@ -137,11 +141,17 @@ class MemrayEngine:
         if switch is not None:
             self._switched = (SimpleNamespace(), SimpleNamespace())  # the two "greenlets" (memray marks them)
             switch("switch", self._switched)
+        self._fixed_s = time.perf_counter() - self._started
 
     def stop(self) -> None:
         if self._tracker is not None:
             tracker, self._tracker = self._tracker, None
+            t0 = time.perf_counter()
             tracker.__exit__(None, None, None)
+            self._fixed_s += time.perf_counter() - t0
+            if self._fixed_s >= FIXED_NOTE_S:
+                self.notes.append(f"--memory: memray took {self._fixed_s * 1000:.0f} ms to start and stop (it "
+                                  "hooks the allocator in every native library loaded, torch's are large)")
 
     def result(self, cell_file: str | None, line_offset: int) -> Tracked | None:
         if self._dir is None:

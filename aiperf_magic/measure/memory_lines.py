@@ -21,7 +21,7 @@ from .memory_sampling import CudaReader, LineMemory, MallocReader, Reader, RssRe
 MIN_BYTES = 64 * 1024  # a line that took less is not listed (page and arena noise)
 MAX_LINES = 50
 NOTICED_BYTES = 1024**2  # memory the cell changed by this much deserves a word when not attributed
-PEAK_MARGIN = 1.1  # the allocator's peak names the line when it rose this much more than resident memory
+PEAK_SHARE = 0.9  # the allocator's peak names the line when it rose this share of resident memory's rise
 
 
 class MemoryRun:
@@ -97,8 +97,11 @@ class MemoryRun:
             malloc = sampled.get("malloc")
             if malloc is not None:  # what the allocator handed out again from resident memory, too
                 _add(lines, malloc.allocated, malloc.net, malloc.peak_held, None, larger=True)
-                if malloc.peak - malloc.start > PEAK_MARGIN * (host.peak - host.start):
-                    peak = malloc  # memory reused without a rise of resident memory made the peak
+                if malloc.peak - malloc.start >= PEAK_SHARE * (host.peak - host.start):
+                    # the allocator moves when memory is asked for, at the line that asks; resident
+                    # memory as pages are touched, often by the next line; its high-water mark alone
+                    # sees a peak between two samples, when the allocator saw less
+                    peak = malloc
             report.peak_line, report.memory_peak_bytes = peak.peak_line, round(peak.peak - peak.start)
         cuda = sampled.get("cuda")
         if cuda is not None and self._lines_seen():
