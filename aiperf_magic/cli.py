@@ -88,16 +88,18 @@ def _main(argv: Sequence[str] | None) -> int:
 
 
 def with_preview(select: list[str] | None, preview: bool) -> list[str] | None:
-    """The selection ``--preview`` means: every rule, or every rule under the selected prefixes
-    (exact codes select preview rules; prefixes alone select the default ones)."""
-    if not preview:
-        return select
-    from .rules.registry import ALL, all_rules, split_codes
+    """The selection ``--preview`` means: every lint rule, or every lint rule under the selected
+    prefixes (exact codes select preview rules; prefixes alone select the default ones). ``ALL``
+    means every lint rule too: the runtime-only rules run in the lint only by their exact code."""
+    from .rules.registry import ALL, all_rules, lint_codes, split_codes
 
     prefixes = split_codes(select)
-    if prefixes is None or ALL in prefixes:
-        return [ALL]
-    return [code for code in all_rules() if code.startswith(prefixes)] or list(prefixes)
+    if not preview and (prefixes is None or ALL not in prefixes):
+        return select
+    codes = lint_codes(prefixes)
+    rules = all_rules()
+    exact = [p for p in prefixes or () if p in rules and p not in codes]  # a runtime-only rule, by its code
+    return [*codes, *exact] or list(prefixes or ())
 
 
 def _lint(args: argparse.Namespace) -> int:
@@ -107,6 +109,8 @@ def _lint(args: argparse.Namespace) -> int:
     from .lint.formats import RENDERERS
 
     args.select = with_preview(args.select, args.preview)
+    if args.select is None:
+        _note_when_no_default_rule()
     rewriting = bool(args.fix or args.diff)
     fix_file = _fix_file() if rewriting else None
     if rewriting and fix_file is None:
@@ -161,6 +165,20 @@ def _lint(args: argparse.Namespace) -> int:
     if failed or partial:
         return EXIT_ERROR
     return EXIT_FINDINGS if items and not args.exit_zero else EXIT_CLEAN
+
+
+def _note_when_no_default_rule() -> None:
+    """Without ``--select`` or ``--preview``, say so when no rule earned a default place: a quiet
+    run would otherwise read as clean code."""
+    from .rules.precision import DEFAULT_PRECISION
+    from .rules.registry import static_rules
+
+    if all(r.preview for r in static_rules().values()):
+        print(
+            f"aiperf: note: no rule is on by default (none measured {DEFAULT_PRECISION:.0%} precise on code it was "
+            "not tuned on): only syntax errors are reported; --preview runs the preview rules (aiperf rules)",
+            file=sys.stderr,
+        )
 
 
 def _fix_file() -> Any:

@@ -55,10 +55,22 @@ def preview_flag() -> list[str]:
     return ["--preview"] if "--preview" in cli("--help").stdout else []
 
 
+def every_rule() -> list[str]:
+    """``--select`` with the exact code of every rule that reads code (default, preview and those
+    that left the lint for ``%%aiperf``, which an exact code still runs) and AIP000: the corpus
+    measures them all. A checkout whose registry cannot be listed gets ``--preview``."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(PACKAGE_ROOT), env.get("PYTHONPATH")) if p)
+    code = "from aiperf_magic.rules.registry import static_rules; print(','.join(static_rules()))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    codes = sorted({*proc.stdout.strip().split(","), *CODES} - {""}) if proc.returncode == 0 else []
+    return ["--select", ",".join(["AIP000", *codes])] if codes else preview_flag()
+
+
 def lint(paths: list[str]) -> tuple[list[dict[str, Any]], list[tuple[str, str]], float]:
     """Findings (JSON objects), read errors (path, reason) and seconds taken."""
     start = time.perf_counter()
-    proc = cli(*paths, "--format", "json", "--exit-zero", *preview_flag())
+    proc = cli(*paths, "--format", "json", "--exit-zero", *every_rule())
     seconds = time.perf_counter() - start
     if proc.returncode not in (0, 2) or not proc.stdout.strip():
         sys.exit(f"lint failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
@@ -100,6 +112,16 @@ def load_labels(path: Path) -> tuple[list[dict[str, Any]], Counter[Key]]:
     for repo, rel, cell, line, code in data.get("unlabelled", []) if isinstance(data, dict) else []:
         baseline[(repo, rel, cell, line, code)] += 1
     return labels, baseline
+
+
+def load_split(path: Path) -> dict[str, str]:
+    """Repository -> "tuning" or "held_out", from the labels' ``split`` (empty without one)."""
+    data = json.loads(path.read_text(encoding="utf-8"))
+    split = data.get("split", {}) if isinstance(data, dict) else {}
+    return {repo: part for part in SPLITS for repo in split.get(part, [])}
+
+
+SPLITS = ("held_out", "tuning")  # held_out decides the default rules; tuning is what the rules were tuned on
 
 
 def pct(num: int, den: int) -> float | None:
@@ -223,7 +245,7 @@ def fix_check(
         tops = sorted({str(base / p.relative_to(base).parts[0]) for p in originals})
         before, _, _ = lint(tops)
         start = time.perf_counter()
-        proc = cli(*tops, "--fix", "--unsafe-fixes", "--exit-zero", *preview_flag())
+        proc = cli(*tops, "--fix", "--unsafe-fixes", "--exit-zero", *every_rule())
         seconds = time.perf_counter() - start
         after, _, _ = lint(tops)
         rewritten = [p for p, text in originals.items() if p.read_text(encoding="utf-8", errors="replace") != text]
@@ -304,17 +326,15 @@ def print_report(rep: dict[str, Any]) -> None:
     prec = rep.get("precision")
     if not prec:
         return
-    print(f"\nprecision against {os.path.relpath(rep['labels'])}")
-    print("rule | findings | labelled | TP | FP | debatable | precision | debatable as FP")
-    for code, r in [*prec["rules"].items(), ("overall", prec["overall"])]:
-        cols = [r[k] for k in ("findings", "labelled", "TP", "FP", "debatable")]
-        pcts = show_pct(r["precision"]), show_pct(r["precision_debatable_false"])
-        print(" | ".join([code, *map(str, cols), *pcts]))
-    o = prec["overall"]
-    print(
-        f"\noverall precision: {show_pct(o['precision'])} TP/(TP+FP); {show_pct(o['precision_debatable_false'])} "
-        f"counting debatable as false; {show_pct(o['precision_weighted'])} weighting each rule by its findings"
-    )
+    titles = {
+        "held_out": "held-out repositories (not read while tuning the rules: these decide the default rules)",
+        "tuning": "tuning repositories (the rules were tuned on them: optimistic)",
+    }
+    for part, sub in rep.get("splits", {}).items():
+        print(f"\nprecision on {len(sub['repos'])} {titles[part]}")
+        print_table(sub)
+    print(f"\nprecision against {os.path.relpath(rep['labels'])}" + (", all repositories" if "splits" in rep else ""))
+    print_table(prec)
     print(f"\ndisappeared (labelled, no longer reported): {len(prec['disappeared'])}, TP among them: {prec['lost_tp']}")
     for d in prec["disappeared"]:
         tag = "REGRESSION TP" if d["label"] == "TP" else d["label"]
@@ -322,6 +342,19 @@ def print_report(rep: dict[str, Any]) -> None:
     print(f"appeared (reported, not in the labelled baseline): {len(prec['appeared'])}")
     for a in prec["appeared"]:
         print(f"  {a['code']} {where(a)}  {a['message']}")
+
+
+def print_table(prec: dict[str, Any]) -> None:
+    print("rule | findings | labelled | TP | FP | debatable | precision | debatable as FP")
+    for code, r in [*prec["rules"].items(), ("overall", prec["overall"])]:
+        cols = [r[k] for k in ("findings", "labelled", "TP", "FP", "debatable")]
+        pcts = show_pct(r["precision"]), show_pct(r["precision_debatable_false"])
+        print(" | ".join([code, *map(str, cols), *pcts]))
+    o = prec["overall"]
+    print(
+        f"overall precision: {show_pct(o['precision'])} TP/(TP+FP); {show_pct(o['precision_debatable_false'])} "
+        f"counting debatable as false; {show_pct(o['precision_weighted'])} weighting each rule by its findings"
+    )
 
 
 def print_fix(rep: dict[str, Any]) -> None:
@@ -403,30 +436,56 @@ PRECISION_FILE = PACKAGE_ROOT / "aiperf_magic" / "rules" / "precision.py"
 
 
 def write_precision(rep: dict[str, Any], labels_path: Path | None) -> None:
-    """Replace the generated block of ``rules/precision.py`` with this run's numbers."""
+    """Replace the generated block of ``rules/precision.py`` with this run's numbers: with a split,
+    MEASURED (which decides the default rules) is the held-out part and TUNED the tuning part."""
     data = json.loads(labels_path.read_text(encoding="utf-8")) if labels_path else {}
-    repos = data.get("repos", [])
-    files = rep["files"]
+    split = data.get("split", {})
+    parts = rep.get("splits", {})
+    held = parts.get("held_out")
+    decided = held or rep["precision"]
+    repos = held["repos"] if held else list(data.get("repos", [])) or list(rep["repos"])
+    files = sum(rep["repos"].get(r, {}).get("files", 0) for r in repos) if held else rep["files"]
+    corpus = f"{len(repos)} public repositories of AI/data notebooks and scripts, {files:,} files"
+    if held:
+        tuned = parts.get("tuning", {}).get("repos") or split.get("tuning", [])
+        corpus += f", none of them read while the rules were tuned on {len(tuned)} others"
+    date = split.get("held_out_labelled_on") if held else None
     lines = [
         "# BEGIN GENERATED",
-        f'CORPUS = "{len(repos) or len(rep["repos"])} public repositories of AI/data notebooks and scripts, '
-        f'{files:,} files"',
-        f'CORPUS_DATE = "{data.get("labelled_on", time.strftime("%Y-%m-%d"))}"',
-        "MEASURED: dict[str, Measured] = {",
+        *string_constant("CORPUS", corpus),
+        f'CORPUS_DATE = "{date or data.get("labelled_on", time.strftime("%Y-%m-%d"))}"',
+        *measured_block("MEASURED", decided["rules"], rep["rules"]),
+        *measured_block("TUNED", parts["tuning"]["rules"] if "tuning" in parts else {}, {}),
+        "# END GENERATED",
     ]
-    table = rep["precision"]["rules"]
-    codes = sorted(set(table) | set(rep["rules"]) | set(CODES))
-    for code in codes:
-        r = table.get(code, {"findings": 0, "TP": 0, "FP": 0, "debatable": 0})
-        lines.append(
-            f'    "{code}": Measured(findings={r["findings"]}, tp={r["TP"]}, fp={r["FP"]}, debatable={r["debatable"]}),'
-        )
-    lines += ["}", "# END GENERATED"]
     text = PRECISION_FILE.read_text(encoding="utf-8")
     head, _, rest = text.partition("# BEGIN GENERATED")
     _, _, tail = rest.partition("# END GENERATED")
     PRECISION_FILE.write_text(head + "\n".join(lines) + tail, encoding="utf-8")
     print(f"wrote {os.path.relpath(PRECISION_FILE)}", file=sys.stderr)
+
+
+def string_constant(name: str, text: str) -> list[str]:
+    """``NAME = "text"``, split over lines in parentheses when it would pass 100 characters."""
+    if len(name) + len(text) < 95:
+        return [f"{name} = {json.dumps(text)}"]
+    words, parts = text.split(" "), [""]
+    for word in words:
+        if len(parts[-1]) + len(word) > 90:
+            parts.append("")
+        parts[-1] += word + " "
+    parts[-1] = parts[-1].rstrip()
+    return [f"{name} = (", *(f"    {json.dumps(part)}" for part in parts), ")"]
+
+
+def measured_block(name: str, table: dict[str, Any], found: dict[str, int]) -> list[str]:
+    lines = [f"{name}: dict[str, Measured] = {{"]
+    for code in sorted(set(table) | set(found) | set(CODES)):
+        r = table.get(code, {"findings": 0, "TP": 0, "FP": 0, "debatable": 0})
+        lines.append(
+            f'    "{code}": Measured(findings={r["findings"]}, tp={r["TP"]}, fp={r["FP"]}, debatable={r["debatable"]}),'
+        )
+    return [*lines, "}"]
 
 
 # Every code a static rule reports: listed in the precision file even without a finding.
@@ -463,6 +522,16 @@ def survey(paths: list[str], root: Path, labels_path: Path | None, dump: Path | 
         labels, baseline = load_labels(labels_path)
         linted = {locate(str(f), root) for f in files}
         rep["precision"] = compare(findings, root, linted, labels, baseline)
+        split = load_split(labels_path)
+        parts = {}
+        for part in SPLITS:
+            repos = {repo for repo, p in split.items() if p == part}
+            mine = {key for key in linted if key[0] in repos}
+            if mine:
+                found = [f for f in findings if locate(f["path"], root)[0] in repos]
+                parts[part] = {**compare(found, root, mine, labels, baseline), "repos": sorted({k[0] for k in mine})}
+        if parts:
+            rep["splits"] = parts
     return rep
 
 

@@ -59,3 +59,24 @@ def pytest_collection_modifyitems(config, items):
         skip = pytest.mark.skip(reason="needs a CUDA GPU with torch")
         for item in gpu_items:
             item.add_marker(skip)
+
+
+@pytest.fixture
+def rule_statuses(monkeypatch):
+    """Give rules a status for one test, whatever the corpus measured: ``rule_statuses(AIP301="preview")``
+    ("default", "preview" or "runtime only"), through the held-out numbers the status is read from."""
+    from aiperf_magic.rules import precision
+    from aiperf_magic.rules.registry import all_rules
+
+    numbers = {
+        "default": precision.Measured(findings=20, tp=10, fp=0, debatable=3),
+        "preview": precision.Measured(findings=20, tp=6, fp=4, debatable=3),
+        "runtime only": precision.Measured(findings=20, tp=1, fp=9, debatable=3),
+    }
+
+    def put(**codes: str) -> None:
+        for code, status in codes.items():
+            monkeypatch.setitem(precision.MEASURED, code, numbers[status])
+            assert all_rules()[code].status == status
+
+    return put

@@ -16,6 +16,13 @@ SLOW_PY = "from torch.utils.data import DataLoader\nloader = DataLoader(ds, batc
 KEYS = {"path", "cell", "line", "col", "end_line", "end_col", "code", "name", "message", "fixable", "fix"}
 
 
+@pytest.fixture(autouse=True)
+def known_statuses(rule_statuses) -> None:
+    """These tests are about the linter, not about what the corpus measured: AIP101 on by default,
+    AIP301 a preview rule."""
+    rule_statuses(AIP101="default", AIP301="preview")
+
+
 def notebook(*cells: tuple[str, str]) -> str:
     return json.dumps(
         {
@@ -163,7 +170,8 @@ def test_rules_and_explain_commands(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_python_dash_m_entry_point(project: Path) -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "aiperf_magic", "lint", "--format", "json", str(project / "slow.py")],
+        [sys.executable, "-m", "aiperf_magic", "lint", "--select", "AIP101", "--format", "json",
+         str(project / "slow.py")],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -218,7 +226,7 @@ def test_diff_with_the_real_fixes(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_a_reader_that_leaves_early_gets_no_traceback(tmp_path) -> None:
     for i in range(300):
         (tmp_path / f"m{i}.py").write_text("import pandas as pd\nfor _, r in df.iterrows():\n    total += r.x\n")
-    proc = subprocess.run(f"'{sys.executable}' -m aiperf_magic lint --preview '{tmp_path}' | head -1", shell=True,
+    proc = subprocess.run(f"'{sys.executable}' -m aiperf_magic lint --select AIP301 '{tmp_path}' | head -1", shell=True,
                           capture_output=True, text=True, cwd=ROOT,
                           env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     assert proc.stdout.count("\n") == 1 and "AIP301" in proc.stdout

@@ -60,10 +60,23 @@ class Rule:
         return self.kind == "static" and not is_default(self.code)
 
     @property
+    def runtime_only(self) -> bool:
+        """A rule that reads code but left the lint: measured wrong more often than right on code it
+        was not tuned on (:mod:`.precision`). ``%%aiperf`` still runs it, as a preview rule (shown
+        only when the run measured that it matters); ``aiperf lint`` runs it only when ``--select``
+        names its exact code."""
+        from .precision import is_runtime_only
+
+        return self.kind == "static" and is_runtime_only(self.code)
+
+    @property
     def status(self) -> str:
-        """"default", "preview" or, for codes found at run time, "runtime"."""
+        """"default", "preview", "runtime only" (a static rule that left the lint) or, for codes
+        found at run time, "runtime"."""
         if self.kind != "static":
             return "runtime" if self.runtime else "default"
+        if self.runtime_only:
+            return "runtime only"
         return "preview" if self.preview else "default"
 
     @property
@@ -147,6 +160,15 @@ def static_rules() -> dict[str, Rule]:
     return {code: r for code, r in all_rules().items() if r.check is not None}
 
 
+def lint_codes(prefixes: tuple[str, ...] | None = None) -> list[str]:
+    """Every code ``aiperf lint --preview`` runs (under ``prefixes``, when given): all but the
+    runtime-only rules."""
+    return [
+        code for code, r in all_rules().items()
+        if not r.runtime_only and (prefixes is None or ALL in prefixes or code.startswith(prefixes))
+    ]
+
+
 
 ALL = "ALL"  # in ``select``: every rule, preview rules included
 
@@ -159,6 +181,8 @@ def selected(
 
     A preview rule runs when ``preview`` is true, when ``select`` holds ``"ALL"``, or when
     ``select`` names its exact code; a prefix (``"AIP5"``) or no selection runs the default ones.
+    Runtime-only rules are preview rules here (``%%aiperf`` and the Python API run them); the
+    linter leaves them out of ``--preview`` and ``ALL`` (:func:`lint_codes`).
     """
     return [r for code, r in all_rules().items() if _chosen(r, select, ignore, preview)]
 

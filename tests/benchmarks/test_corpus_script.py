@@ -153,3 +153,22 @@ def test_run_comparison_ignores_what_varies_and_catches_other_values() -> None:
     assert difference(before, again, ["loss 0.1234561\ntook 9.9 s\n<obj at 0x1>\n"]) is None
     assert "0.2" in (difference(before, again, ["loss 0.2\ntook 1.2 s\n<obj at 0x7f01>\n"]) or "")
     assert "output lines" in (difference(before, again, ["loss 0.123456\n"]) or "")
+
+
+def test_split_reports_held_out_and_tuning_apart(corpus: Path) -> None:
+    path = corpus.parent / "labels.json"
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["split"] = {"tuning": ["beta/lab"], "held_out": ["acme/shop"]}
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    proc = run(str(corpus / "acme+shop"), str(corpus / "beta+lab"), "--labels", str(path), "--json")
+    assert proc.returncode == 0, proc.stderr
+    rep = json.loads(proc.stdout)
+    held, tuning = rep["splits"]["held_out"], rep["splits"]["tuning"]
+    assert held["repos"] == ["acme/shop"] and tuning["repos"] == ["beta/lab"]
+    row = held["rules"]["AIP301"]
+    assert (row["findings"], row["TP"], row["FP"], row["debatable"], row["precision"]) == (3, 1, 1, 1, 50.0)
+    assert tuning["rules"]["AIP301"]["findings"] == 2 and tuning["lost_tp"] == 1 and held["lost_tp"] == 0
+    assert rep["precision"]["rules"]["AIP301"]["findings"] == 5  # all repositories, as without a split
+    text = run(str(corpus / "acme+shop"), str(corpus / "beta+lab"), "--labels", str(path)).stdout
+    assert "precision on 1 held-out repositories" in text and "precision on 1 tuning repositories" in text
+    assert text.index("held-out") < text.index("tuning repositories")
