@@ -102,6 +102,9 @@ OVERHEAD = {
 }
 
 
+SLOW_FOR_TRACEMALLOC = {"dict appends x5"}
+
+
 def run_cell(shell: Any, code: str) -> float:
     from IPython.utils.capture import capture_output
 
@@ -288,6 +291,27 @@ def scalene_cli(body: str) -> float | None:
         return time.perf_counter() - t0
 
 
+def memray_fixed_cost(repeat: int = 5) -> None:
+    """memray's start and stop alone, with the libraries now loaded (it hooks each one)."""
+    if not has("memray"):
+        return
+    import memray
+
+    starts, stops = [], []
+    for _ in range(repeat + 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.perf_counter()
+            tracker = memray.Tracker(Path(tmp, "x.bin"), memory_interval_ms=1000)
+            tracker.__enter__()
+            t1 = time.perf_counter()
+            tracker.__exit__(None, None, None)
+            starts.append(t1 - t0)
+            stops.append(time.perf_counter() - t1)
+    loaded = ", ".join(m for m in ("numpy", "pandas", "torch") if m in sys.modules)
+    print(f"\nmemray's start and stop (median of {repeat}, with {loaded or 'no native library'} loaded): "
+          f"{statistics.median(starts[1:]) * 1000:.1f} ms + {statistics.median(stops[1:]) * 1000:.1f} ms")
+
+
 def overhead(shell: Any, repeat: int) -> None:
     modes: dict[str, tuple[str, Callable[[], Any]]] = {
         "plain": ("", _Nothing),
@@ -302,22 +326,28 @@ def overhead(shell: Any, repeat: int) -> None:
     modes["%%aiperf --memory (tracemalloc)"] = ("%%aiperf --text --no-gpu --memory\n", HiddenMemray)
     rng = random.Random(0)
     for name, body in OVERHEAD.items():
-        for prefix, context in modes.values():  # warm-up of every mode
+        # tracemalloc takes 15x on the large cell: a minute a repeat
+        here = {m: v for m, v in modes.items() if not (name in SLOW_FOR_TRACEMALLOC and "tracemalloc" in m)}
+        for prefix, context in here.values():  # warm-up of every mode
             with context():
                 run_cell(shell, prefix + body)
         times: dict[str, list[float]] = {m: [] for m in modes}
         for _ in range(repeat):
-            order = list(modes)
+            order = list(here)
             rng.shuffle(order)
             for mode in order:
                 prefix, context = modes[mode]
                 with context():
                     times[mode].append(run_cell(shell, prefix + body))
-        plain = statistics.median(times["plain"])
-        print(f"\n{name} (median of {repeat}, interleaved)")
+        plain, fastest = statistics.median(times["plain"]), min(times["plain"])
+        print(f"\n{name} (median and fastest of {repeat}, interleaved; ratios to plain)")
         for mode, ts in times.items():
+            if not ts:
+                print(f"  {mode:<40} not run (too slow for this cell)")
+                continue
             med = statistics.median(ts)
-            print(f"  {mode:<40} {med * 1000:8.1f} ms  {med / plain:5.2f}x")
+            print(f"  {mode:<40} {med * 1000:8.1f} ms  {med / plain:5.2f}x   fastest {min(ts) * 1000:8.1f} ms "
+                  f"{min(ts) / fastest:5.2f}x")
         cli = scalene_cli(body)
         print(f"  {'scalene --cli --memory':<40} " + (f"{cli * 1000:8.1f} ms (a fresh process, startup included)"
                                                         if cli is not None else "not installed"))
@@ -338,6 +368,7 @@ def main() -> None:
     if args.only in (None, "matrix"):
         print_matrix(matrix(shell, 1 if args.quick else 3))
     if args.only in (None, "overhead"):
+        memray_fixed_cost()
         overhead(shell, 3 if args.quick else 9)
 
 
