@@ -140,9 +140,10 @@ def test_hooks_registered_once_and_removed_by_off_and_unload(ip):
     ip.run_line_magic("load_ext", "aiperf_magic")  # the fixture unloads it again
 
 
-def test_trap_cell_gets_a_note_with_its_codes_although_fast(auto):
+def test_trap_cell_gets_a_note_with_its_codes_although_fast(auto, rule_statuses):
     ip = auto
     # a default rule's trap (auto mode runs the rules that earned a default place)
+    rule_statuses(AIP203="default")
     result, out = run(ip, "import numpy as np\narr = np.array([])\nfor x in range(1000):\n    arr = np.append(arr, x)")
     assert result.success
     record = records(ip)[-1]
