@@ -97,7 +97,8 @@ def _arrays(
 ) -> tuple[bool, str]:
     n, is_list = _loop_items(node, ns)
     if n is None:
-        n = max((finding.evidence.get(k, 0) for k in ("items", "elements")), default=0) or None
+        # the run's own count: a loop whose bounds are parameters (range(len(values)) in a function)
+        n = max((finding.evidence.get(k, 0) for k in ("items", "elements", "iterations")), default=0) or None
     if n is None:
         return False, "the number of items the loop walks is not known"
     need = MIN_LIST_ITEMS if is_list else MIN_ITEMS

@@ -76,6 +76,8 @@ def try_cell(shell: Any, cell: Cell, repeat: int) -> dict[str, Any]:
                 c = verify(report.source, finding.fix.source, shell.user_ns, repeat=repeat, allow_io=True,
                            **options)
             out["tries"].append(comparison_row(finding, c, allow_io))
+            # the rewrite of a labelled trap (the code on one of its lines), or of another shown finding
+            out["tries"][-1]["trap"] = any(t.accepts(finding.code, finding.line) for t in cell.traps)
             out["tries"][-1]["source"] = finding.fix.source
         return out
     except Exception:
@@ -86,11 +88,14 @@ def try_cell(shell: Any, cell: Cell, repeat: int) -> dict[str, Any]:
 
 
 def outcome(result: dict[str, Any]) -> str:
-    """One word per cell: better (a shown fix is equal and faster), different, slower, equal
-    (equal, not faster), failed (the rewrite raised, was refused or timed out), nofix, error."""
+    """One word per cell, from the Tries of the shown findings on a labelled trap (all shown fixes
+    when none is on one): better (one is equal and faster), different, slower (a default fix,
+    equal and slower), equal (equal, not faster), failed (the rewrite raised, was refused or timed
+    out), nofix, error. A different Try of another shown fix is counted apart."""
     if result.get("error"):
         return "error"
-    tries = result["tries"]
+    # judged on the rewrites of the labelled traps; on the other shown fixes when no trap got one
+    tries = [t for t in result["tries"] if t.get("trap")] or result["tries"]
     if not tries:
         return "nofix"
     if any(not t["equal"] and t["difference"] for t in tries):
@@ -110,7 +115,9 @@ def score(results: list[dict[str, Any]]) -> dict[str, Any]:
     speedups = [max(t["speedup"] for t in r["tries"] if t["better"]) for r, w in zip(results, words, strict=True)
                 if w == "better"]
     counts = {w: words.count(w) for w in ("better", "different", "slower", "equal", "failed", "nofix", "error")}
-    return {"cells": len(results), **counts,
+    other = sum(1 for r in results for t in r.get("tries", []) if not t.get("trap") and not t["equal"]
+                and t["difference"])
+    return {"cells": len(results), **counts, "other_different": other,
             "percent": 100 * counts["better"] / len(results) if results else None,
             "median_speedup": statistics.median(speedups) if speedups else None}
 
@@ -126,7 +133,8 @@ def line_of(result: dict[str, Any], half: str) -> str:
         speed = f" x{t['speedup']:.2f}" if t["speedup"] else ""
         extra = (t["difference"] or (t["error"] or [""])[0] or t["refused"] or t["blocked"] or "")[:120]
         io = " (allow_io)" if t["allow_io"] else ""
-        parts.append(f"{t['code']}@{t['line']} {what}{speed}{io}" + (f" [{extra}]" if extra else ""))
+        mark = "" if t.get("trap") else " (not the trap)"
+        parts.append(f"{t['code']}@{t['line']}{mark} {what}{speed}{io}" + (f" [{extra}]" if extra else ""))
     if not parts:
         parts = [f"shown {' '.join(result['shown']) or '-'}", *result["reasons"][:2]]
     return head + " " + "; ".join(parts)
@@ -187,7 +195,8 @@ def report_tries(chosen: list[Cell], index: dict[str, dict[str, str]], cuda: boo
         print(f"\n{title}: {t['cells']} slow cells with a faster rewrite")
         print(f"  equal and faster   {t['better']}/{t['cells']} = {pct}, median speedup {median}")
         print(f"  different {t['different']}, slower by default {t['slower']}, equal not faster {t['equal']}, "
-              f"rewrite failed {t['failed']}, no fix shown {t['nofix']}, cell error {t['error']}")
+              f"rewrite failed {t['failed']}, no fix shown {t['nofix']}, cell error {t['error']}; "
+              f"different Tries of other shown fixes {t['other_different']}")
     if json_path:
         Path(json_path).write_text(json.dumps({"totals": summary, "cuda": cuda, "cells": ordered}, indent=1),
                                    encoding="utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import libcst as cst
 import numpy as np
 import pytest
 
@@ -136,3 +137,14 @@ def test_loader_workers_stay_proposed_for_try_to_measure() -> None:
     action = _action(short.fix)
     action.set_confirmed(True)
     assert not action.edit.allowed
+
+
+def test_an_array_rewrite_counts_the_items_the_run_counted() -> None:
+    source = ("def reciprocals(values):\n    out = np.empty(len(values))\n    for i in range(len(values)):\n"
+              "        out[i] = 1.0 / values[i]\n    return out\n")
+    analysis = analyze_cell(source, select=["ALL"], namespace={"np": np})
+    node = next(n for n in analysis.cell.nodes(cst.For))  # type: ignore[union-attr]
+    fix = Fix(title="arrays", safety="unsafe", source="x\n", measure_first="size")
+    finding = Finding("AIP201", "loop", line=3, fixable=True, fix=fix, evidence={"iterations": 1_000_000})
+    decide(finding, node, analysis.cell, {}, 0.5, sampled=True)
+    assert finding.fixable and "1,000,000 items" in (fix.evidence_note or "")
