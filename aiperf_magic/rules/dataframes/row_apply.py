@@ -209,6 +209,9 @@ def fix_apply(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
         return "the finding is not an .apply(...) call"
     owner = call.func.value
     func = call.args[0].value
+    reduced = _reduction(cell, call, facts)
+    if reduced is not None:
+        return reduced
     body = function_body(facts, func)
     if body is None:
         return "the function is not one expression of one argument"
@@ -235,5 +238,30 @@ def fix_apply(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
         return "the function's body is not element-wise arithmetic on its argument"
     parent = cell.parent(call)
     code = out if isinstance(parent, (cst.Assign, cst.Arg)) else f"({out})"
+    edits.replace[call] = cst.parse_expression(code)
+    return edits
+
+
+# the frame's method that computes what each reducer computed on every row (np.std's ddof is 0)
+_METHODS = {"max": "max(axis=1)", "min": "min(axis=1)", "sum": "sum(axis=1)", "mean": "mean(axis=1)",
+            "median": "median(axis=1)", "std": "std(axis=1, ddof=0)"}
+
+
+def _reduction(cell: ParsedCell, call: cst.Call, facts: Facts) -> Edits | str | None:
+    """``df.apply(max, axis=1)`` -> ``df.max(axis=1)``: the frame's own reduction over each row.
+    None when the function is not such a reducer."""
+    name = _reducer(facts, call.args[0].value)
+    axis = kwarg(call, "axis")
+    if name is None or axis is None or cell.code(axis.value) not in ("1", "'columns'", '"columns"'):
+        return None
+    if any(a is not axis for a in call.args[1:]):
+        return "apply has extra arguments (args=, raw=, result_type=...)"
+    method = _METHODS.get(name)
+    if method is None:
+        # np.argmax gives each row's position, idxmax its column label
+        return f"{name} gives column labels where the function gave positions"
+    owner = call.func.value  # type: ignore[attr-defined]
+    edits = Edits("Reduce each row with the frame's own method", safety="unsafe")
+    code = f"{cell.code(owner)}.{method}"
     edits.replace[call] = cst.parse_expression(code)
     return edits
