@@ -40,7 +40,8 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument(
         "--preview",
         action="store_true",
-        help="also run the preview rules (those whose measured precision is below the bar for default rules)",
+        help="also run the preview rules (those whose measured precision is below the bar for default rules; "
+        "the runtime-only rules run only when --select names their code)",
     )
     lint.add_argument("--exit-zero", action="store_true", help="exit 0 even when something was found")
     lint.add_argument("--fix", action="store_true", help="apply the safe fixes to the files")
@@ -108,6 +109,7 @@ def _lint(args: argparse.Namespace) -> int:
     from .lint.files import ReadError, Skipped, iter_files, lint_path, unanalysed
     from .lint.formats import RENDERERS
 
+    _warn_unknown_codes(args.select)
     args.select = with_preview(args.select, args.preview)
     if args.select is None:
         _note_when_no_default_rule()
@@ -165,6 +167,16 @@ def _lint(args: argparse.Namespace) -> int:
     if failed or partial:
         return EXIT_ERROR
     return EXIT_FINDINGS if items and not args.exit_zero else EXIT_CLEAN
+
+
+def _warn_unknown_codes(select: list[str] | None) -> None:
+    """A ``--select`` prefix that no code starts with selects nothing: say so instead of a clean run."""
+    from .rules.registry import ALL, all_rules, split_codes
+
+    codes = list(all_rules())
+    for prefix in split_codes(select) or ():
+        if prefix != ALL and not any(code.startswith(prefix) for code in codes):
+            print(f"aiperf: warning: --select {prefix} matches no rule code (aiperf rules lists them)", file=sys.stderr)
 
 
 def _note_when_no_default_rule() -> None:

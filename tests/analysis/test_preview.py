@@ -220,3 +220,13 @@ def test_finding_fields_round_trip() -> None:
     (f,) = back.findings
     assert (f.shown, f.hidden_reason, f.preview, f.evidence) == (False, "negligible", True, {"share": 0.01, "rows": 3})
     assert Finding.__dataclass_fields__["shown"].default is True
+
+
+def test_a_selection_that_matches_no_code_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "loop.py"
+    path.write_text(LOOP)
+    main(["lint", "--select", "AIP999,AIP3", str(path)])
+    err = capsys.readouterr().err
+    assert "--select AIP999 matches no rule code" in err and "AIP3 " not in err
+    main(["lint", "--select", "ALL", "--preview", str(path)])
+    assert "matches no rule" not in capsys.readouterr().err
