@@ -18,17 +18,66 @@ released), which is right for temporaries and for the last array made being the 
 
 The line running at the peak is the one seen at the reading after it, unless the counter fell again
 by more than a tenth of the rise before that reading: then the line that allocated and released it
-was the one seen before.
+was the one seen before. The peak is the first moment the counter came within ``NEAR_SHARE`` of its
+highest (``Peak``): on a plateau, the few pages a later line adds do not make that line the peak's;
+once the counter fell away from it, a later, higher peak is a peak of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Callable, Sequence
 
 Lines = Sequence[tuple[int, float]]  # (cell body line, share of the tick)
 # A fall after a new peak means the peak's line had ended (released what it made) only when it is
 # more than this share of the rise and this many bytes: a page or two returned is not an end.
 FELL_SHARE, FELL_BYTES = 0.1, 1024**2
+# The peak's moment: the first at which the counter came this close to its highest (a share of how
+# far it rose, or these many bytes, whichever is more); new highs closer together are not kept apart.
+NEAR_SHARE, NEAR_BYTES = 0.05, 1024**2
+COALESCE_BYTES = 256 * 1024
+
+
+class Peak:
+    """The counter's highest value, and the line and bytes held at the first moment it came near it."""
+
+    def __init__(self, start: float, near_bytes: float = NEAR_BYTES, coalesce_bytes: float = COALESCE_BYTES) -> None:
+        # near_bytes: a counter of pages is never nearer its highest than a page or two of noise
+        self.start = self.top = float(start)
+        self.near_bytes, self.coalesce_bytes = near_bytes, coalesce_bytes
+        self._tops: deque[tuple[float, int | None, dict[int, float]]] = deque()
+        self._left = False  # the counter fell away from its highest since: a later high is a new peak
+
+    def _floor(self) -> float:
+        return self.top - max(self.near_bytes, NEAR_SHARE * (self.top - self.start))
+
+    def observe(self, value: float) -> None:
+        """A value the counter stood at: below the peak's neighbourhood, that peak has ended."""
+        if value < self._floor():
+            self._left = True
+
+    def offer(self, value: float, line: int | None, held: Callable[[], dict[int, float]]) -> None:
+        if value <= self.top:
+            return
+        self.top = value
+        if self._left:
+            self._tops.clear()
+            self._left = False
+        floor = self._floor()
+        while len(self._tops) > 1 and self._tops[1][0] < floor:
+            self._tops.popleft()  # the floor only rises: the first near the highest is at the front
+        if self._tops and self._tops[0][0] < floor:
+            self._tops.popleft()
+        if not self._tops or value - self._tops[-1][0] >= self.coalesce_bytes:
+            self._tops.append((value, line, held()))
+
+    @property
+    def line(self) -> int | None:
+        return self._tops[0][1] if self._tops else None
+
+    @property
+    def held(self) -> dict[int, float]:
+        return self._tops[0][2] if self._tops else {}
 
 
 class CounterLines:
@@ -37,11 +86,10 @@ class CounterLines:
         # that fills it; a rise between two different lines then belongs to the second, which began
         self.at_request = at_request
         self.start = self.value = self.peak = float(value)
+        self._peak = Peak(value)
         self.high = float(high) if high is not None else None
         self.allocated: dict[int, float] = {}
         self.outside = 0.0  # rises seen while no cell line ran (IPython's own work, before the first line)
-        self.peak_line: int | None = None
-        self.peak_held: dict[int, float] = {}  # line -> bytes of its rises still held at the peak
         self._stack: list[list[float | int | None]] = []  # [line or None, bytes], oldest first
         self._held: dict[int, float] = {}
 
@@ -65,11 +113,21 @@ class CounterLines:
         if top > self.peak:
             self.peak = top
             fell = fall > max(FELL_SHARE * rise, FELL_BYTES)
-            self.peak_line = _running(before, after) if fell else _running(after, before)
-            self.peak_held = {line: b for line, b in self._held.items() if b > 0}
+            self._peak.offer(top, _running(before, after) if fell else _running(after, before),
+                             lambda: {line: b for line, b in self._held.items() if b > 0})
         if fall > 0:
             self._release(fall)
+            self._peak.observe(value)
         self.value = value
+
+    @property
+    def peak_line(self) -> int | None:
+        return self._peak.line
+
+    @property
+    def peak_held(self) -> dict[int, float]:
+        """line -> bytes of its rises still held at the peak."""
+        return self._peak.held
 
     @property
     def net(self) -> dict[int, float]:

@@ -29,6 +29,8 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from .memory_counter import Peak
+
 Frame = tuple[str, str, int]  # (function, file, line), innermost first
 MAX_RECORDS = 5_000_000  # allocations read back from one capture; past it, a note
 FIXED_NOTE_S = 0.05  # memray's start and stop together worth a note past this
@@ -56,6 +58,7 @@ def tally(events: Iterable[tuple[bool, int, int, int | None]]) -> Tracked:
     makes and frees a 1 MB temporary a thousand times, or a list grown by reallocation, needed
     its largest size, which is what the line cost the process."""
     out = Tracked()
+    peak = Peak(0.0, near_bytes=0, coalesce_bytes=64 * 1024)  # exact bytes: no page noise to allow for
     live: dict[int, tuple[int, int | None]] = {}
     held: dict[int, float] = {}
     current = 0.0
@@ -71,8 +74,8 @@ def tally(events: Iterable[tuple[bool, int, int, int | None]]) -> Tracked:
                 last_line = line
             if current > out.peak:
                 out.peak = current
-                out.peak_line = line if line is not None else last_line
-                out.peak_held = {k: v for k, v in held.items() if v > 0}
+                peak.offer(current, line if line is not None else last_line,
+                           lambda: {k: v for k, v in held.items() if v > 0})
             continue
         entry = live.pop(address, None)
         if entry is None:
@@ -82,9 +85,11 @@ def tally(events: Iterable[tuple[bool, int, int, int | None]]) -> Tracked:
         if freed < had:
             live[address + freed] = (had - freed, owner)  # the rest of a partly unmapped region
         current -= freed
+        peak.observe(current)
         if owner is not None:
             held[owner] -= freed
     out.net = {k: v for k, v in held.items() if v > 0}
+    out.peak_line, out.peak_held = peak.line, peak.held
     return out
 
 

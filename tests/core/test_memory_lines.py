@@ -422,3 +422,20 @@ def test_an_allocators_rise_between_two_lines_goes_to_the_line_that_began() -> N
     assert touched.allocated == {1: 50 * MB, 2: 50 * MB} and asked.allocated == {2: 100 * MB}
     asked.update(150 * MB, None, [(2, 1.0)], [])  # the cell ended: no line after, the one before
     assert asked.allocated == {2: 150 * MB}
+
+
+def test_a_plateau_keeps_the_line_that_made_it_and_a_later_spike_is_a_peak_of_its_own() -> None:
+    plateau = CounterLines(0, 0)
+    plateau.update(300 * MB, 300 * MB, [(2, 1.0)], [(2, 1.0)])
+    plateau.update(305 * MB, 305 * MB, [(2, 1.0)], [(4, 1.0)])  # the next lines add a few pages
+    plateau.update(309 * MB, 309 * MB, [(4, 1.0)], [(4, 1.0)])
+    assert plateau.peak_line == 2 and plateau.peak == 309 * MB
+    spikes = CounterLines(0, 0)
+    spikes.update(300 * MB, 300 * MB, [(2, 1.0)], [(2, 1.0)])
+    spikes.update(10 * MB, 300 * MB, [(2, 1.0)], [(3, 1.0)])  # fell away
+    spikes.update(310 * MB, 310 * MB, [(4, 1.0)], [(4, 1.0)])
+    assert spikes.peak_line == 4
+    exact = tally([(True, 1, 300 * MB, 2), (True, 2, 24, 4), (True, 3, 4096, 5)])
+    assert exact.peak_line == 2  # a float and a page after the array: the array's line made the peak
+    again = tally([(True, 1, 300 * MB, 2), (False, 1, 0, None), (True, 2, 301 * MB, 5)])
+    assert again.peak_line == 5
