@@ -187,3 +187,58 @@ def literal_int(facts: Facts, node: cst.BaseExpression | None) -> int | None:
         except ValueError:
             return None
     return None
+
+
+# Random draws a sample may make: in worker processes they come from other streams (NumPy's and
+# Python's generators are forked as they stand, so every worker repeats the same draws).
+_RANDOM_PREFIXES = ("np.random.", "numpy.random.", "random.", "torch.rand", "torch.normal", "torch.bernoulli",
+                    "torch.multinomial", "torch.poisson")
+
+
+def random_draw(facts: Facts, node: cst.BaseExpression | None) -> str | None:
+    """The first random draw (``np.random.normal``) the dataset ``node``'s ``__getitem__`` makes,
+    for a Dataset class of the notebook or a live dataset object; None when it makes none or the
+    method cannot be read."""
+    getitem = _getitem_of(facts, node)
+    if getitem is None:
+        return None
+    for n in walk_all(getitem.body):
+        if isinstance(n, cst.Call):
+            name = _dotted(n.func)
+            if name.startswith(_RANDOM_PREFIXES) or name.endswith((".random_", ".normal_", ".uniform_")):
+                return name
+    return None
+
+
+def _getitem_of(facts: Facts, node: cst.BaseExpression | None) -> cst.FunctionDef | None:
+    cls: cst.ClassDef | None = None
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        sym = facts.symbols.get(node.func.value)
+        cls = sym.node if sym is not None and isinstance(sym.node, cst.ClassDef) else None
+    elif isinstance(node, cst.Name):
+        sym = facts.symbol(node)
+        if sym is not None and sym.obj is not None:
+            try:
+                source = textwrap.dedent(inspect.getsource(type(sym.obj).__getitem__))
+                module = parse_module(f"class _D:\n{textwrap.indent(source, '    ')}")
+            except (OSError, TypeError, ValueError, AttributeError, cst.ParserSyntaxError):
+                return None
+            first = module.body[0]
+            cls = first if isinstance(first, cst.ClassDef) else None
+        else:
+            value = _assigned(facts, node.value)
+            return _getitem_of(facts, value) if isinstance(value, cst.Call) else None
+    if cls is None:
+        return None
+    return next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__getitem__"), None)
+
+
+def _dotted(func: cst.BaseExpression) -> str:
+    parts: list[str] = []
+    while isinstance(func, cst.Attribute):
+        parts.append(func.attr.value)
+        func = func.value
+    if isinstance(func, cst.Name):
+        parts.append(func.value)
+        return ".".join(reversed(parts))
+    return "." + ".".join(reversed(parts))  # obj().normal_(): the method alone

@@ -13,7 +13,7 @@ from ..exprs import int_value
 from ..facts import Call, Facts
 from ..registry import Hit, fixer_for, rule
 from ..symbols import LOADERS
-from .datasets import IN_MEMORY, dataset_cost, literal_int
+from .datasets import IN_MEMORY, dataset_cost, literal_int, random_draw
 
 SMALL_BATCH = 4  # a couple of samples per step: a demo, or a model so large that loading is noise
 
@@ -117,11 +117,19 @@ def dataloader_without_workers(facts: Facts) -> Iterator[Hit]:
 @fixer_for("AIP101", "Load batches in worker processes")
 def fix_workers(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     call = expect(node, cst.Call)
-    if call is None:
+    if call is None or (facts.names.qname(call.func) or "") not in LOADERS:
         return "no DataLoader(...) call on the finding's line"
     if any(a.star for a in call.args):
         # DataLoader(*args, **opts): the workers may already be set through the unpacked options
         return "the call unpacks *args/**kwargs, which may already set num_workers"
+    dataset = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dataset"), None)
+    dataset = dataset or (call.args[0].value if call.args and call.args[0].keyword is None else None)
+    draw = random_draw(facts, dataset)
+    if draw is not None:
+        # forked workers start from copies of the main process's NumPy and Python random streams
+        return (f"the dataset draws random numbers for each sample ({draw}): in worker processes they come "
+                "from other streams (forked workers repeat each other's NumPy draws), so the batches would "
+                "differ; seed each worker with worker_init_fn first if other augmentations are acceptable")
     edits = Edits(
         "Load batches in worker processes (num_workers from the CPU count, persistent workers)", safety="unsafe"
     )
