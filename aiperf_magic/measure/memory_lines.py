@@ -21,7 +21,7 @@ from .memory_sampling import CudaReader, LineMemory, MallocReader, Reader, RssRe
 MIN_BYTES = 64 * 1024  # a line that took less is not listed (page and arena noise)
 MAX_LINES = 50
 NOTICED_BYTES = 1024**2  # memory the cell changed by this much deserves a word when not attributed
-PEAK_SHARE = 0.9  # the allocator's peak names the line when it rose this share of resident memory's rise
+PEAK_MARGIN = 1.1  # the allocator's peak names the line when it rose this much more than resident memory
 
 
 class MemoryRun:
@@ -97,10 +97,10 @@ class MemoryRun:
             malloc = sampled.get("malloc")
             if malloc is not None:  # what the allocator handed out again from resident memory, too
                 _add(lines, malloc.allocated, malloc.net, malloc.peak_held, None, larger=True)
-                if malloc.peak - malloc.start >= PEAK_SHARE * (host.peak - host.start):
-                    # the allocator moves when memory is asked for, at the line that asks; resident
-                    # memory as pages are touched, often by the next line; its high-water mark alone
-                    # sees a peak between two samples, when the allocator saw less
+                if malloc.peak - malloc.start > PEAK_MARGIN * (host.peak - host.start):
+                    # memory handed out again from pages the process held made the peak; otherwise
+                    # resident memory names it: its high-water mark sees a peak between two samples,
+                    # and it counts Python's objects, which the allocator does not see
                     peak = malloc
             report.peak_line, report.memory_peak_bytes = peak.peak_line, round(peak.peak - peak.start)
         cuda = sampled.get("cuda")
