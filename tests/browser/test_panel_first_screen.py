@@ -75,7 +75,7 @@ def test_quickstart_answer_fits_the_first_screen(page: Any, app: str, request: p
         expect(panel).to_contain_text(text)
     # the verdict and its advice; a machine so busy that the cell got half a core or less (a loaded
     # test machine drawing the page meanwhile) answers with that instead, on the same first screen
-    if "the machine was busy. The cell's work ran" not in panel.inner_text():
+    if "the machine was busy. The cell's work ran" not in (panel.text_content() or ""):
         for text in ("Bottleneck", "Advice"):
             expect(panel).to_contain_text(text)
 
