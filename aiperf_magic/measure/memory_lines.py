@@ -4,7 +4,7 @@ By default the sampler's counters (:mod:`.memory_sampling`): resident memory and
 allocator (each line gets the larger of the two), and torch's CUDA allocator when the cell uses
 CUDA. With ``--memory`` an engine (:mod:`.memory_engines`) counts every allocation: memray's
 tracker, or tracemalloc where memray is not installed, whose traced bytes
-the sampler then reads instead of resident memory. ``MemoryRun.fill`` writes
+the sampler then reads beside the other two. ``MemoryRun.fill`` writes
 ``Report.memory_lines``, ``peak_line``, ``memory_peak_bytes``, ``memory_mode`` and
 ``cuda_peak_line``, or a note saying why they are empty.
 """
@@ -16,12 +16,21 @@ from typing import Any
 from ..report import MemoryLine, Report
 from .memory_counter import CounterLines
 from .memory_engines import MemrayEngine, TracemallocEngine, Tracked, engine_for_memory
-from .memory_sampling import CudaReader, LineMemory, MallocReader, Reader, RssReader, TracedReader
+from .memory_sampling import (
+    CudaReader,
+    LineMemory,
+    MallocReader,
+    Reader,
+    RssReader,
+    TracedReader,
+    WithoutTracemalloc,
+)
 
 MIN_BYTES = 64 * 1024  # a line that took less is not listed (page and arena noise)
 MAX_LINES = 50
 NOTICED_BYTES = 1024**2  # memory the cell changed by this much deserves a word when not attributed
-PEAK_MARGIN = 1.1  # the allocator's peak names the line when it rose this much more than resident memory
+PEAK_MARGIN = 1.1  # another counter's peak names the line when it rose this much more than resident memory's
+HOST_COUNTERS = ("host", "malloc", "traced")  # resident memory first
 
 
 class MemoryRun:
@@ -40,10 +49,13 @@ class MemoryRun:
         if readers is None:
             readers = {}
             if hotspots and not isinstance(self.engine, MemrayEngine):
-                readers["host"] = TracedReader() if isinstance(self.engine, TracemallocEngine) else RssReader()
+                traced = isinstance(self.engine, TracemallocEngine)
                 malloc = MallocReader()
-                if self.engine is None and malloc.available:
-                    readers["malloc"] = malloc
+                for name, reader in (("host", RssReader()), ("malloc", malloc if malloc.available else None)):
+                    if reader is not None:
+                        readers[name] = WithoutTracemalloc(reader) if traced else reader
+                if traced:
+                    readers["traced"] = TracedReader()  # Python's objects exactly, which the others miss
             if gpu:
                 readers["cuda"] = CudaReader()
         self.sampling = LineMemory(readers) if readers else None
@@ -63,8 +75,8 @@ class MemoryRun:
             self.engine = None
             self.notes.append(f"--memory: {failed.name} could not start ({type(exc).__name__}: {exc}); "
                               "memory per line was sampled instead")
-            if self.sampling is not None and self.hotspots and "host" not in self.sampling.readers:
-                self.sampling.readers["host"] = RssReader()
+            if self.sampling is not None:
+                self.sampling.readers.pop("traced", None)
 
     def stop(self) -> None:
         if self.engine is not None:
@@ -77,7 +89,6 @@ class MemoryRun:
 
     def fill(self, report: Report, cell_file: str | None, line_offset: int) -> None:
         sampled = self.sampling.counters if self.sampling is not None else {}
-        host = sampled.get("host")
         tracked: Tracked | None = None
         if self.engine is not None:
             self.notes.extend(self.engine.notes)
@@ -91,17 +102,21 @@ class MemoryRun:
         if tracked is not None:  # memray: each allocation with its line
             _add(lines, tracked.allocated, tracked.net, tracked.peak_held, tracked.count)
             report.peak_line, report.memory_peak_bytes = tracked.peak_line, round(tracked.peak)
-        elif host is not None and self._lines_seen():  # resident memory, or tracemalloc's bytes, sampled
-            _add(lines, host.allocated, host.net, host.peak_held, None)
-            peak = host
-            malloc = sampled.get("malloc")
-            if malloc is not None:  # what the allocator handed out again from resident memory, too
-                _add(lines, malloc.allocated, malloc.net, malloc.peak_held, None, larger=True)
-                if malloc.peak - malloc.start > PEAK_MARGIN * (host.peak - host.start):
-                    # memory handed out again from pages the process held made the peak; otherwise
-                    # resident memory names it: its high-water mark sees a peak between two samples,
-                    # and it counts Python's objects, which the allocator does not see
-                    peak = malloc
+        elif self._lines_seen() and any(name in sampled for name in HOST_COUNTERS):
+            # resident memory, the allocator and (--memory without memray) tracemalloc, sampled: each
+            # line gets the most any of them gave it; resident memory names the peak's line (its
+            # high-water mark sees a peak between two samples, and it counts Python's objects, which
+            # the allocator does not see) unless another rose a tenth more (memory handed out again
+            # from pages the process held, or Python's objects in arenas it held, made the peak)
+            peak = None
+            for name in HOST_COUNTERS:
+                counter = sampled.get(name)
+                if counter is None:
+                    continue
+                _add(lines, counter.allocated, counter.net, counter.peak_held, None, larger=peak is not None)
+                if peak is None or counter.peak - counter.start > PEAK_MARGIN * (peak.peak - peak.start):
+                    peak = counter
+            assert peak is not None
             report.peak_line, report.memory_peak_bytes = peak.peak_line, round(peak.peak - peak.start)
         cuda = sampled.get("cuda")
         if cuda is not None and self._lines_seen():
@@ -132,7 +147,8 @@ class MemoryRun:
         if not self.hotspots and self.engine is None:
             self.notes.append("memory per line not measured: --no-hotspots samples no line "
                               "(%%aiperf --memory counts each allocation without it)")
-        elif self.engine is None and (self.sampling is None or "host" not in self.sampling.counters):
+        elif self.engine is None and (self.sampling is None
+                                      or not any(n in self.sampling.counters for n in HOST_COUNTERS)):
             self.notes.append("memory per line not measured: this system's resident memory could not be read")
         elif not self._lines_seen():
             self.notes.append(f"memory per line not measured: the cell ended before the sampler saw one of its "

@@ -173,6 +173,28 @@ def _mallinfo2() -> Any:
     return _MALLINFO or None
 
 
+class WithoutTracemalloc:
+    """Another reader's counter less what tracemalloc holds for its own records (about as much again
+    as the small objects it traces), for ``--memory`` without memray, where both are read."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self.label = reader.label
+        self.starts_at_zero = reader.starts_at_zero
+        self.at_request = reader.at_request
+
+    def read(self) -> Reading | None:
+        reading = self.reader.read()
+        if reading is None or not tracemalloc.is_tracing():
+            return reading
+        own = tracemalloc.get_tracemalloc_memory()
+        value, high = reading
+        return value - own, (high - own if high is not None else None)
+
+    def close(self) -> None:
+        self.reader.close()
+
+
 class LineMemory:
     """The sampler's side of memory per line: one counter per reader, fed after each tick."""
 

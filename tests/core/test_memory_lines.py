@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from aiperf_magic.measure.memory_counter import CounterLines
-from aiperf_magic.measure.memory_engines import cell_file_of, cell_line, tally
+from aiperf_magic.measure.memory_engines import TracemallocEngine, cell_file_of, cell_line, tally
 from aiperf_magic.measure.memory_lines import MemoryRun
 from aiperf_magic.measure.memory_sampling import CudaReader, LineMemory, RssReader
 from aiperf_magic.measure.sampler import Sampler
@@ -439,3 +439,25 @@ def test_a_plateau_keeps_the_line_that_made_it_and_a_later_spike_is_a_peak_of_it
     assert exact.peak_line == 2  # a float and a page after the array: the array's line made the peak
     again = tally([(True, 1, 300 * MB, 2), (False, 1, 0, None), (True, 2, 301 * MB, 5)])
     assert again.peak_line == 5
+
+
+def test_without_memray_the_host_counters_leave_out_what_tracemalloc_holds_for_itself() -> None:
+    import tracemalloc
+
+    from aiperf_magic.measure.memory_sampling import WithoutTracemalloc
+
+    plain = Script([(500 * MB, 600 * MB)] * 2)
+    reader = WithoutTracemalloc(plain)
+    assert reader.read() == (500 * MB, 600 * MB)  # not tracing: as it is
+    tracemalloc.start(1)
+    try:
+        kept = [str(i) * 3 for i in range(20_000)]
+        own = tracemalloc.get_tracemalloc_memory()
+        value, high = reader.read() or (0, None)
+        assert own > 0 and value <= 500 * MB - own and high is not None and high <= 600 * MB - own
+    finally:
+        tracemalloc.stop()
+    assert kept
+    run = MemoryRun(precise=True, engine=TracemallocEngine())
+    assert run.sampling is not None and set(run.sampling.readers) >= {"host", "traced"}
+    assert isinstance(run.sampling.readers["host"], WithoutTracemalloc)
