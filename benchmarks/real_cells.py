@@ -122,6 +122,8 @@ def line_of(s: dict[str, Any], half: str) -> str:
     verdict = f"{s['verdict']}{'+' if s['verdict_ok'] else 'x'}"
     if s.get("verdict_contradicted"):
         verdict += f" (contradicted: {s['verdict_contradicted']})"
+    elif not s["verdict_ok"] and s.get("verdict_note"):
+        verdict += f" ({s['verdict_note'].split(':')[0].split('. ')[0]})"
     alarm = "  FALSE ALARM" if s.get("false_alarm") else ""
     steady = "" if s["stable"] else "  (findings varied across runs)"
     return (f"{head} {s['plain_s']:6.2f}s {s['ratio']:5.2f}x  shown {shown}  missed {missed}  "

@@ -80,6 +80,7 @@ def score_cell(cell: Cell, result: dict[str, Any], cuda: bool) -> dict[str, Any]
         "verdict_ok": verdict_ok,
         "verdict_contradicted": contradicted,
         "verdict_sentence": report["verdict_sentence"],
+        "verdict_note": report.get("verdict_note", ""),
         "other_verdicts": others,
         "hotspots": report["hotspots"],
         "plain_s": plain,

@@ -74,6 +74,8 @@ def summarise(report: Any) -> dict[str, Any]:
         "verdict": verdict.code if verdict else "none",
         "verdict_sentence": verdict.sentence if verdict else "",
         "verdict_evidence": dict(verdict.evidence) if verdict else {},
+        # why there is no verdict, when there is none (too short, the machine was busy, no single bottleneck)
+        "verdict_note": "" if verdict else next((n for n in report.notes if n.startswith("No ")), ""),
         "hotspots": [{"line": h.line, "share": round(h.share, 3), "callee": h.callee} for h in report.hotspots[:3]],
     }
 
