@@ -123,7 +123,7 @@ def line_of(s: dict[str, Any], half: str) -> str:
     if s.get("verdict_contradicted"):
         verdict += f" (contradicted: {s['verdict_contradicted']})"
     elif not s["verdict_ok"] and s.get("verdict_note"):
-        verdict += f" ({s['verdict_note'].split(':')[0].split('. ')[0]})"
+        verdict += f" ({s['verdict_note'].split('. ')[0][:90]})"
     alarm = "  FALSE ALARM" if s.get("false_alarm") else ""
     steady = "" if s["stable"] else "  (findings varied across runs)"
     return (f"{head} {s['plain_s']:6.2f}s {s['ratio']:5.2f}x  shown {shown}  missed {missed}  "
