@@ -6,6 +6,7 @@ user's own code elsewhere is never touched.
   (``out = E`` when ``E`` is already a new list: ``....tolist()``, ``list(...)``, ``sorted(...)``).
   The name keeps its value and its type, a list, so every cell after it reads what it read before.
   The same when the ``extend`` is the first statement of the ``with`` block that follows (a pool).
+- ``seen = []`` directly followed by the rewrite's ``seen_set = set(seen)`` builds ``set()``.
 - ``df["z"] = <constant>`` directly followed by the rewrite's ``df["z"] = E`` is a dead store when
   ``E`` reads ``df`` only through other columns (``df["a"]``): the column ends as ``E`` made it,
   at the same position, and the first store is dropped.
@@ -56,16 +57,28 @@ class _Tidier(cst.CSTTransformer):
                 out.append(statement)
                 continue
             self.changed = True
+            if isinstance(merged, list):  # both stay, the second one simpler
+                out.append(merged[1])
+                continue
             lead = [*getattr(out[-1], "leading_lines", ()), *getattr(merged, "leading_lines", ())]
             out[-1] = merged.with_changes(leading_lines=lead)
         return out
 
-    def _merge(self, first: cst.BaseStatement, second: cst.BaseStatement) -> cst.BaseStatement | None:
+    def _merge(self, first: cst.BaseStatement, second: cst.BaseStatement
+               ) -> cst.BaseStatement | list[cst.BaseStatement] | None:
         """What stands for ``first`` followed by ``second`` once tidied, or None to keep both."""
         store = _single(first)
-        if store is None or _trailing_comment(first):
+        if store is None:
             return None
         target, value = store
+        small = second.body[0] if isinstance(second, cst.SimpleStatementLine) and len(second.body) == 1 else None
+        if (isinstance(target, cst.Name) and _empty_list(value)
+                and small is not None and _set_of(small, target.value) and self._new(second)):
+            # seen = [] then seen_set = set(seen): the set starts empty too; the user's line stays as written
+            assert isinstance(second, cst.SimpleStatementLine) and isinstance(small, cst.Assign)
+            return [first, second.with_changes(body=[small.with_changes(value=cst.parse_expression("set()"))])]
+        if _trailing_comment(first):
+            return None
         if isinstance(second, cst.With) and isinstance(second.body, cst.IndentedBlock) and second.body.body:
             inner = self._merge(first, second.body.body[0])
             if inner is None:
@@ -74,7 +87,7 @@ class _Tidier(cst.CSTTransformer):
         if not isinstance(second, cst.SimpleStatementLine) or len(second.body) != 1 or not self._new(second):
             return None
         small = second.body[0]
-        if isinstance(target, cst.Name) and isinstance(value, cst.List) and not value.elements:
+        if isinstance(target, cst.Name) and _empty_list(value):
             items = _extended(small, target.value)
             if items is None:
                 return None
@@ -111,6 +124,22 @@ def _extended(small: cst.BaseSmallStatement, name: str) -> cst.BaseExpression | 
             and not call.args[0].star and not _mentions(call.args[0].value, name)):
         return call.args[0].value
     return None
+
+
+def _empty_list(node: cst.BaseExpression) -> bool:
+    """``[]`` or ``list()``."""
+    if isinstance(node, cst.List):
+        return not node.elements
+    func = node.func if isinstance(node, cst.Call) else None
+    return isinstance(func, cst.Name) and func.value == "list" and not node.args  # type: ignore[union-attr]
+
+
+def _set_of(small: cst.BaseSmallStatement, name: str) -> bool:
+    """``other = set(name)``."""
+    value = small.value if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+    return (isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "set"
+            and len(value.args) == 1 and isinstance(value.args[0].value, cst.Name)
+            and value.args[0].value.value == name and isinstance(small.targets[0].target, cst.Name))  # type: ignore[union-attr]
 
 
 def _is_new_list(node: cst.BaseExpression) -> bool:

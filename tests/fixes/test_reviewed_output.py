@@ -118,3 +118,20 @@ def test_propose_reuses_an_earlier_import() -> None:
     source = "scaled = []\nfor value in readings:\n    scaled.append(value * 2.0)\n"
     fix = propose(source, Finding(code="AIP201", message="", line=2), {"np": np, "readings": [1.0] * 200_000})
     assert fix is not None and fix.source == "scaled = (np.asarray(readings) * 2.0).tolist()\n"
+
+
+def test_a_list_appended_in_the_loop_gets_a_set_beside_it_with_the_same_answers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = ('ids = open("ids.txt").read().split()\nunique = list()\nfor cid in ids:\n    if cid not in unique:\n'
+              '        unique.append(cid)\n')
+    fix = propose(source, Finding(code="AIP202", message="", line=4))
+    assert fix is not None and fix.source == (
+        'ids = open("ids.txt").read().split()\nunique = list()\nunique_set = set()\nfor cid in ids:\n'
+        "    if cid not in unique_set:\n        unique.append(cid)\n        unique_set.add(cid)\n")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "ids.txt").write_text(" ".join(str((i * 7919) % 250) for i in range(3000)))
+    before: dict = {}
+    after: dict = {}
+    exec(source, before)
+    exec(fix.source, after)
+    assert before["unique"] == after["unique"] and len(after["unique"]) == 250

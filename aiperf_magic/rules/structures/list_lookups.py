@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import COMPREHENSIONS, LOOPS, ParsedCell
-from ...cell.tree import assigned_names, expect, names_in
+from ...cell.tree import assigned_names, expect, names_in, walk_all
 from ...fixes.edits import Edits
 from ..facts import Facts, Loop
 from ..loops import few_iterations
@@ -132,7 +132,7 @@ def _membership(cell: ParsedCell, comp: cst.Comparison) -> Edits | str:
         return "the list is computed in place; build it once before the loop first"
     where = _hoist_point(cell, comp, seq)
     if isinstance(where, str):
-        return where
+        return _kept_beside(cell, comp, seq) or where
     edits = Edits("Test membership against a set built once before the loop", safety="unsafe")
     name = cell.fresh(f"{_stem(cell, seq)}_set")
     source = _copied_from(seq) if _copied_list(seq) else seq  # set(df["id"]), not set(df["id"].tolist())
@@ -232,3 +232,44 @@ def _hoist_point(cell: ParsedCell, node: cst.CSTNode, seq: cst.BaseExpression) -
     if best is None and in_comp:
         best = cell.statement(node)
     return best if best is not None else "the lookup is not inside a loop"
+
+
+def _kept_beside(cell: ParsedCell, comp: cst.Comparison, seq: cst.BaseExpression) -> Edits | None:
+    """``if x not in seen: seen.append(x)``: the list grows only by ``seen.append(v)`` statements
+    of the loop; a set built before the loop and given every appended item too answers the same
+    tests. None unless the loop uses the list only in ``in`` tests and such appends."""
+    if not isinstance(seq, cst.Name):
+        return None
+    loop = next((a for a in cell.ancestors(comp) if isinstance(a, LOOPS)), None)
+    if not isinstance(loop, cst.For) or any(isinstance(a, COMPREHENSIONS) for a in cell.ancestors(comp)
+                                            if a is not loop and loop in cell.ancestors(a)):
+        return None
+    name = seq.value
+    appends: list[cst.SimpleStatementLine] = []
+    tests: list[cst.CSTNode] = []
+    for n in walk_all(loop):
+        if isinstance(n, cst.Name) and n.value == name:
+            parent = cell.parent(n)
+            if isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn)):
+                tests.append(n)
+                continue
+            if isinstance(parent, cst.Attribute) and parent.attr.value == "append":
+                call = cell.parent(parent)
+                line = cell.parent(cell.parent(call)) if isinstance(call, cst.Call) else None
+                if isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and len(call.args) == 1:
+                    appends.append(line)
+                    continue
+            return None  # read or changed another way: a set beside it could disagree
+    if not appends or names_in(loop.target) & {name}:
+        return None
+    edits = Edits("Keep a set beside the list, built before the loop and added to with it", safety="unsafe")
+    shadow = cell.fresh(f"{name}_set")
+    edits.before[loop] = [f"{shadow} = set({name})\n"]
+    for n in tests:
+        edits.replace[n] = cst.Name(shadow)
+    for line in appends:
+        item = line.body[0].value.args[0].value  # type: ignore[attr-defined]
+        # a name or a constant is added as written; anything else is read back, not computed twice
+        added = cell.code(item) if isinstance(item, (cst.Name, cst.SimpleString, cst.Integer)) else f"{name}[-1]"
+        edits.after[line] = [f"{shadow}.add({added})\n"]
+    return edits
