@@ -237,6 +237,26 @@ class GilReleasingReads:
         procfs.HOLD_GIL = True
 
 
+class NoMemoryLines:
+    """The default mode without memory per line (no counter read at the samples): its own cost."""
+
+    def __enter__(self) -> None:
+        from aiperf_magic.measure import run
+
+        self._saved = run.MemoryRun
+
+        class Without(run.MemoryRun):  # type: ignore[misc, valid-type]
+            def __init__(self, **kwargs: Any) -> None:
+                super().__init__(**{**kwargs, "readers": {}})
+
+        run.MemoryRun = Without
+
+    def __exit__(self, *exc: object) -> None:
+        from aiperf_magic.measure import run
+
+        run.MemoryRun = self._saved
+
+
 class _Nothing:
     def __enter__(self) -> None:
         pass
@@ -317,6 +337,7 @@ def overhead(shell: Any, repeat: int) -> None:
         "plain": ("", _Nothing),
         "%%aiperf": ("%%aiperf --text --no-gpu\n", _Nothing),
         "%%aiperf, /proc reads releasing the GIL": ("%%aiperf --text --no-gpu\n", GilReleasingReads),
+        "%%aiperf without memory per line": ("%%aiperf --text --no-gpu\n", NoMemoryLines),
     }
     if has("memray"):
         modes["%%aiperf --memory (memray)"] = ("%%aiperf --text --no-gpu --memory\n", _Nothing)

@@ -243,5 +243,5 @@ def engine_for_memory() -> tuple[Any, str | None]:
         return MemrayEngine(), None
     except ImportError:
         return TracemallocEngine(), ("memory per line: memray is not installed (pip install memray, Linux and macOS), "
-                                     "so tracemalloc traced the cell: it sees Python objects and NumPy buffers, "
-                                     "not torch tensors or other native memory, and slows allocation-heavy code")
+                                     "so tracemalloc traced the cell: Python's objects and NumPy's buffers exactly, "
+                                     "other memory from the samples, lines as sampled; it slows allocation-heavy code")

@@ -151,8 +151,10 @@ class MemoryRun:
                                       or not any(n in self.sampling.counters for n in HOST_COUNTERS)):
             self.notes.append("memory per line not measured: this system's resident memory could not be read")
         elif not self._lines_seen():
+            counts = ("memray counts each allocation (pip install memray)" if self.engine is not None
+                      else "%%aiperf --memory counts each allocation")
             self.notes.append(f"memory per line not measured: the cell ended before the sampler saw one of its "
-                              f"lines (every {report.interval_ms:g} ms); %%aiperf --memory counts each allocation")
+                              f"lines (every {report.interval_ms:g} ms); {counts}")
 
 
 def _rose(report: Report) -> int:

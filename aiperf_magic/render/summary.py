@@ -263,6 +263,7 @@ def visible_frames(report: Report) -> tuple[list[FrameProfile], int]:
 # much time (at most MAX_MEMORY_ROWS of them, each of MEMORY_ROW_BYTES or more).
 MAX_MEMORY_ROWS = 5
 MEMORY_ROW_BYTES = 1024**2
+NOISE_SHARE = 0.01  # a line's memory is shown when it is at least this share of the largest line's
 
 
 @dataclass
@@ -274,7 +275,15 @@ class HotRow:
 
 
 def hot_rows(report: Report, limit: int) -> list[HotRow]:
-    rows = [HotRow(h.line, h.text, h, report.memory_line(h.line)) for h in report.hotspots[:limit]]
+    # a hot line's few pages beside a line that took hundreds of MB are noise, not a finding
+    floor = max((max(m.allocated_bytes, m.cuda_allocated_bytes or 0) for m in report.memory_lines), default=0)
+    floor *= NOISE_SHARE
+
+    def memory(line: int) -> MemoryLine | None:
+        m = report.memory_line(line)
+        return m if m is not None and max(m.allocated_bytes, m.cuda_allocated_bytes or 0) >= floor else None
+
+    rows = [HotRow(h.line, h.text, h, memory(h.line)) for h in report.hotspots[:limit]]
     seen = {r.line for r in rows}
     extra = [m for m in report.memory_lines
              if m.line not in seen and max(m.allocated_bytes, m.cuda_allocated_bytes or 0) >= MEMORY_ROW_BYTES]

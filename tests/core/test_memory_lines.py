@@ -461,3 +461,31 @@ def test_without_memray_the_host_counters_leave_out_what_tracemalloc_holds_for_i
     run = MemoryRun(precise=True, engine=TracemallocEngine())
     assert run.sampling is not None and set(run.sampling.readers) >= {"host", "traced"}
     assert isinstance(run.sampling.readers["host"], WithoutTracemalloc)
+
+
+def test_a_hot_lines_few_pages_beside_a_large_line_are_not_shown() -> None:
+    from aiperf_magic.render.summary import hot_rows
+    from aiperf_magic.report import Hotspot, MemoryLine
+
+    report = memory_report()
+    report.hotspots.append(Hotspot(line=3, seconds=0.1, share=0.05, samples=5, text="for _ in range(3):"))
+    report.memory_lines.append(MemoryLine(line=3, allocated_bytes=512 * 1024, text="for _ in range(3):"))
+    rows = {r.line: r for r in hot_rows(report, 12)}
+    assert rows[3].memory is None and rows[2].memory is not None
+
+
+@pytest.mark.gpu
+def test_cuda_bytes_go_to_the_line_that_allocated_them_on_a_gpu(ip: Any) -> None:
+    from IPython.utils.capture import capture_output
+
+    cell = ("import torch, time\nx = torch.ones(64 * 1024 * 1024, device='cuda')\ntime.sleep(0.2)\n"
+            "y = x * 2\ntime.sleep(0.2)\ndel y\ntorch.cuda.synchronize()\n")
+    with capture_output():
+        ip.run_cell("import torch; torch.ones(1, device='cuda')")  # CUDA initialised before the cell
+        assert ip.run_cell("%%aiperf --text --var r\n" + cell).success
+    report = ip.user_ns["r"]
+    first, second = report.memory_line(2), report.memory_line(4)
+    assert first is not None and first.cuda_allocated_bytes == pytest.approx(256 * MB, rel=0.05)
+    assert first.cuda_net_bytes == pytest.approx(256 * MB, rel=0.05)
+    assert second is not None and second.cuda_allocated_bytes == pytest.approx(256 * MB, rel=0.05)
+    assert report.cuda_peak_line == 4
