@@ -130,6 +130,9 @@ def test_a_function_defined_inside_a_function_is_not_an_input() -> None:
     inputs, _, _ = reads_and_writes(
         "def scores(data):\n    def one(x):\n        return ask(x)\n    return list(map(one, data))\n")
     assert inputs == ["ask"]
+    # a local total added to inside a function is the function's own
+    inputs, _, _ = reads_and_writes("def f(xs):\n    total = 0\n    total += sum(xs)\n    return total\n")
+    assert inputs == []
 
 
 @pytest.mark.parametrize(

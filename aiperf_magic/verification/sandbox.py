@@ -69,7 +69,11 @@ class _Flow(ast.NodeVisitor):
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         self.visit(node.value)
         if isinstance(node.target, ast.Name):
-            self.load(node.target.id)  # x += 1 reads x
+            # x += 1 reads x: the cell's input at the top level, a local or free name in a function
+            if self.depth:
+                self.free_in_defs.add(node.target.id)
+            else:
+                self.load(node.target.id)
         self.visit(node.target)
 
     def visit_For(self, node: ast.For) -> None:
