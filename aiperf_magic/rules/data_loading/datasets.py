@@ -217,9 +217,10 @@ def _getitem_of(facts: Facts, node: cst.BaseExpression | None) -> cst.FunctionDe
         cls = sym.node if sym is not None and isinstance(sym.node, cst.ClassDef) else None
     elif isinstance(node, cst.Name):
         sym = facts.symbol(node)
-        if sym is not None and sym.obj is not None:
+        obj = sym.obj if sym is not None and sym.obj is not None else facts.names.live(node.value)
+        if obj is not None:
             try:
-                source = textwrap.dedent(inspect.getsource(type(sym.obj).__getitem__))
+                source = textwrap.dedent(inspect.getsource(type(obj).__getitem__))
                 module = parse_module(f"class _D:\n{textwrap.indent(source, '    ')}")
             except (OSError, TypeError, ValueError, AttributeError, cst.ParserSyntaxError):
                 return None
