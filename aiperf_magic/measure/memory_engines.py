@@ -174,21 +174,22 @@ class MemrayEngine:
         kinds = self._memray.AllocatorType
         frees = {int(kinds.FREE), int(kinds.MUNMAP), int(kinds.PYMALLOC_FREE)}
         lines: dict[int, int | None] = {}  # stack id -> cell line
-        state = {"file": cell_file, "records": 0}
+        file: list[str | None] = [cell_file]  # learnt from the first stack when the sampler did not
+        read = [0]
 
         def line_of(record: Any) -> int | None:
             stack_id = record.stack_id
             if stack_id not in lines:
                 stack = record.stack_trace()
-                if state["file"] is None:
-                    state["file"] = cell_file_of(stack)
-                lines[stack_id] = cell_line(stack, state["file"], line_offset) if state["file"] else None
+                if file[0] is None:
+                    file[0] = cell_file_of(stack)
+                lines[stack_id] = cell_line(stack, file[0], line_offset) if file[0] else None
             return lines[stack_id]
 
         def events() -> Iterable[tuple[bool, int, int, int | None]]:
             for record in reader.get_allocation_records():
-                state["records"] += 1
-                if state["records"] > MAX_RECORDS:
+                read[0] += 1
+                if read[0] > MAX_RECORDS:
                     return
                 if record.allocator in frees:
                     yield False, record.address, record.size, None
@@ -196,7 +197,7 @@ class MemrayEngine:
                     yield True, record.address, record.size, line_of(record)
 
         out = tally(events())
-        if state["records"] > MAX_RECORDS:
+        if read[0] > MAX_RECORDS:
             out.notes.append(f"memory per line: only the first {MAX_RECORDS:,} allocations were read back")
         return out
 

@@ -58,9 +58,11 @@ class RssReader:
     def read(self) -> Reading | None:
         if not self.linux:
             if self._process is None:
-                ps = self._psutil
+                ps: Any = self._psutil
                 if ps is None:
-                    import psutil as ps
+                    import psutil
+
+                    ps = psutil
                 self._process = ps.Process()
             return int(self._process.memory_info().rss), None
         if self._fd is None:

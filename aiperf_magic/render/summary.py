@@ -276,8 +276,8 @@ class HotRow:
 
 def hot_rows(report: Report, limit: int) -> list[HotRow]:
     # a hot line's few pages beside a line that took hundreds of MB are noise, not a finding
-    floor = max((max(m.allocated_bytes, m.cuda_allocated_bytes or 0) for m in report.memory_lines), default=0)
-    floor *= NOISE_SHARE
+    floor = NOISE_SHARE * max((max(m.allocated_bytes, m.cuda_allocated_bytes or 0) for m in report.memory_lines),
+                              default=0)
 
     def memory(line: int) -> MemoryLine | None:
         m = report.memory_line(line)
