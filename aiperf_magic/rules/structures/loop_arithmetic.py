@@ -15,6 +15,7 @@ from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
+from .tensor_stores import made_tensor, tensor_store
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -366,6 +367,8 @@ def _index_store(
     owner = target.value.value
     if owner in names_in(small.value):
         return f"{owner}[i] reads {owner} itself: each element may depend on the one before"
+    if made_tensor(cell, loop, owner, facts):
+        return tensor_store(cell, loop, owner, small.value, var, edits, facts)
     length = len_source(loop.iter)
     if length is None:
         return "the loop is not over range(len(a))"
