@@ -36,6 +36,7 @@ FELL_SHARE, FELL_BYTES = 0.1, 1024**2
 # far it rose, or these many bytes, whichever is more); new highs closer together are not kept apart.
 NEAR_SHARE, NEAR_BYTES = 0.05, 1024**2
 COALESCE_BYTES = 256 * 1024
+MAX_STACK = 4096  # rises kept in order; past it, the older half is folded by line
 
 
 class Peak:
@@ -139,8 +140,19 @@ class CounterLines:
             self._stack[-1][1] += amount  # type: ignore[operator]
         else:
             self._stack.append([line, amount])
+            if len(self._stack) > MAX_STACK:
+                self._fold()
         if line is not None:
             self._held[line] = self._held.get(line, 0.0) + amount
+
+    def _fold(self) -> None:
+        """Bound the record of rises on an hour-long cell whose lines take turns: the older half becomes
+        one entry per line (at its latest place), so only old rises lose their exact order."""
+        old, recent = self._stack[: MAX_STACK // 2], self._stack[MAX_STACK // 2 :]
+        folded: dict[int | None, float] = {}
+        for line, amount in old:
+            folded[line] = folded.pop(line, 0.0) + float(amount)  # type: ignore[index, arg-type]
+        self._stack = [[line, amount] for line, amount in folded.items()] + recent
 
     def _release(self, amount: float) -> None:
         while amount > 0 and self._stack:

@@ -489,3 +489,16 @@ def test_cuda_bytes_go_to_the_line_that_allocated_them_on_a_gpu(ip: Any) -> None
     assert first.cuda_net_bytes == pytest.approx(256 * MB, rel=0.05)
     assert second is not None and second.cuda_allocated_bytes == pytest.approx(256 * MB, rel=0.05)
     assert report.cuda_peak_line == 4
+
+
+def test_an_hour_of_lines_taking_turns_keeps_the_record_of_rises_bounded_and_the_bytes_exact() -> None:
+    c = CounterLines(0, None)
+    value = 0
+    for tick in range(20_000):  # lines 1 and 2 take turns, each rise 1 KB
+        value += 1024
+        line = 1 + tick % 2
+        c.update(value, None, [(line, 1.0)], [(line, 1.0)])
+    assert len(c._stack) <= 4096
+    assert c.net == {1: 10_000 * 1024, 2: 10_000 * 1024}
+    c.update(value - 3 * 1024, None, [(2, 1.0)], [(2, 1.0)])  # the latest rises go first
+    assert c.net == {1: 10_000 * 1024 - 1024, 2: 10_000 * 1024 - 2048}
