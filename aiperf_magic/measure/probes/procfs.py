@@ -14,6 +14,7 @@ to give it up again (up to the 5 ms switch interval), and forces one more switch
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -47,10 +48,13 @@ def _gil_holding_pread() -> Callable[[int, int], bytes] | None:
         return None
     call.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long)
     call.restype = ctypes.c_ssize_t
-    # one buffer: the GIL is held from the read to the copy, so no other thread can use it meanwhile
-    buffer = ctypes.create_string_buffer(_BUFFER)
+    # one buffer a thread: between the read and the copy another thread may run
+    buffers = threading.local()
 
     def read(fd: int, size: int) -> bytes:
+        buffer = getattr(buffers, "buffer", None)
+        if buffer is None:
+            buffer = buffers.buffer = ctypes.create_string_buffer(_BUFFER)
         n = call(fd, buffer, size, 0)
         if n < 0:
             errno = ctypes.get_errno()
