@@ -12,8 +12,8 @@ each in the same kernel. The reference runs the same cell one top-level statemen
 aiperf: tracemalloc's peak above the statement's start (what NumPy, pandas and Python objects
 allocate), or for torch the rise of the process's resident high-water mark (``/proc/self/clear_refs``
 resets it before each statement). The cells allocate each big block once per line (no churn), so
-"peak above the start" is what the line allocated. The reference's peak line is the statement
-during which the cell's memory stood highest above its start.
+"peak above the start" is what the line allocated. The reference's peak line is the statement that
+brought the cell's memory to its highest above its start (``peak_statement``).
 
 Goals (docs/runtime.md, "Memory per line"): ``--memory`` within ±10 % of the reference on every line
 that allocated 10 MB or more; the default within ±25 % on those lines that also ran 50 ms or more;
@@ -130,17 +130,18 @@ def _status(key: str) -> int:
 def reference(shell: Any, body: str, kind: str) -> tuple[dict[int, tuple[float, float]], int | None]:
     """line -> (bytes allocated, seconds), and the line during which memory stood highest."""
     tree = ast.parse(body)
+    # compiled before the counting starts: the compiler's own allocations are not the cell's
+    codes = [(stmt.lineno, compile(ast.Module([stmt], []), "<reference>", "exec")) for stmt in tree.body]
     ns = shell.user_ns
     out: dict[int, tuple[float, float]] = {}
-    top, top_line = 0.0, None
+    peaks: list[tuple[int, float, float]] = []  # (line, its peak above the cell's start, the level after it)
     if kind == "tracemalloc":
         tracemalloc.start(1)
         start = tracemalloc.get_traced_memory()[0]
     else:
         start = _status("VmRSS:")
     try:
-        for stmt in tree.body:
-            code = compile(ast.Module([stmt], []), "<reference>", "exec")
+        for lineno, code in codes:
             if kind == "tracemalloc":
                 before = tracemalloc.get_traced_memory()[0]
                 tracemalloc.reset_peak()
@@ -151,14 +152,31 @@ def reference(shell: Any, body: str, kind: str) -> tuple[dict[int, tuple[float, 
             t0 = time.perf_counter()
             exec(code, ns)
             seconds = time.perf_counter() - t0
-            peak = tracemalloc.get_traced_memory()[1] if kind == "tracemalloc" else _status("VmHWM:")
-            out[stmt.lineno] = (max(0.0, peak - before), seconds)
-            if peak - start > top:
-                top, top_line = peak - start, stmt.lineno
+            now, peak = tracemalloc.get_traced_memory() if kind == "tracemalloc" else (
+                _status("VmRSS:"), _status("VmHWM:"))
+            out[lineno] = (max(0.0, peak - before), seconds)
+            peaks.append((lineno, peak - start, now - start))
     finally:
         if kind == "tracemalloc":
             tracemalloc.stop()
-    return out, top_line
+    return out, peak_statement(peaks)
+
+
+def peak_statement(peaks: list[tuple[int, float, float]]) -> int | None:
+    """The statement that brought memory to its highest: the highest one, or an earlier one that came
+    within 5 % of it when memory stayed that high from one to the other (a plateau's later
+    statements only carry the level; a statement that frees inherits it)."""
+    if not peaks or max(p for _, p, _ in peaks) <= 0:
+        return None
+    best = max(range(len(peaks)), key=lambda i: peaks[i][1])
+    band = peaks[best][1] * 0.95
+    chosen = best
+    for i in range(best - 1, -1, -1):
+        if peaks[i][2] < band:  # memory fell away before the highest: an earlier peak of its own
+            break
+        if peaks[i][1] >= band:
+            chosen = i
+    return peaks[chosen][0]
 
 
 # ---- the modes
@@ -284,7 +302,7 @@ def print_matrix(rows: list[dict[str, Any]]) -> None:
         within = sum(abs(r["got"] - r["ref"]) <= goal * r["ref"] for r in judged)
         worst = max(abs(r["got"] - r["ref"]) / r["ref"] for r in judged)
         print(f"  {mode:<11} {within}/{len(judged)} lines within ±{100 * goal:.0f} % (worst {100 * worst:.0f} %)")
-    print("\npeak_line (reference: the statement during which memory stood highest):")
+    print("\npeak_line (reference: the statement that brought memory to its highest):")
     seen: dict[tuple[str, str, int], tuple[int | None, int | None]] = {}
     for r in rows:
         seen[(r["cell"], r["mode"], r["run"])] = (r["ref_peak"], r["peak"])
