@@ -49,16 +49,12 @@ class MemoryRun:
         if readers is None:
             readers = {}
             if hotspots and not isinstance(self.engine, MemrayEngine):
-                traced = isinstance(self.engine, TracemallocEngine)
-                malloc = MallocReader()
-                for name, reader in (("host", RssReader()), ("malloc", malloc if malloc.available else None)):
-                    if reader is not None:
-                        readers[name] = WithoutTracemalloc(reader) if traced else reader
-                if traced:
-                    readers["traced"] = TracedReader()  # Python's objects exactly, which the others miss
+                readers.update(host_readers(traced=isinstance(self.engine, TracemallocEngine)))
             if gpu:
                 readers["cuda"] = CudaReader()
-        self.sampling = LineMemory(readers) if readers else None
+        # with an engine, the sampler's side exists even when empty: if the engine cannot start,
+        # the host counters are added to it
+        self.sampling = LineMemory(readers) if readers or self.engine is not None else None
 
     @property
     def mode(self) -> str:
@@ -77,6 +73,9 @@ class MemoryRun:
                               "memory per line was sampled instead")
             if self.sampling is not None:
                 self.sampling.readers.pop("traced", None)
+                if self.hotspots:
+                    for name, reader in host_readers(traced=False).items():
+                        self.sampling.readers[name] = reader
 
     def stop(self) -> None:
         if self.engine is not None:
@@ -155,6 +154,19 @@ class MemoryRun:
                       else "%%aiperf --memory counts each allocation")
             self.notes.append(f"memory per line not measured: the cell ended before the sampler saw one of its "
                               f"lines (every {report.interval_ms:g} ms); {counts}")
+
+
+def host_readers(*, traced: bool) -> dict[str, Reader]:
+    """Resident memory and glibc's allocator; with tracemalloc tracing, less what it holds for itself,
+    and its traced bytes (Python's objects exactly, which the other two miss)."""
+    out: dict[str, Reader] = {}
+    malloc = MallocReader()
+    for name, reader in (("host", RssReader()), ("malloc", malloc if malloc.available else None)):
+        if reader is not None:
+            out[name] = WithoutTracemalloc(reader) if traced else reader
+    if traced:
+        out["traced"] = TracedReader()
+    return out
 
 
 def _rose(report: Report) -> int:

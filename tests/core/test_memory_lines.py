@@ -539,3 +539,21 @@ def test_threads_reading_proc_at_once_each_get_their_own_bytes(tmp_path: Path) -
     finally:
         sys.setswitchinterval(interval)
     assert wrong == []
+
+
+def test_memray_that_cannot_start_leaves_the_host_counters_to_sample_the_lines() -> None:
+    from aiperf_magic.measure.memory_engines import MemrayEngine
+
+    class Broken(MemrayEngine):
+        def __init__(self) -> None:
+            super().__init__(memray_module=SimpleNamespace())
+
+        def start(self) -> None:
+            raise RuntimeError("No more than one Tracker instance can be active at the same time")
+
+    run = MemoryRun(precise=True, engine=Broken(), gpu=False)
+    assert run.sampling is not None and run.sampling.readers == {}  # memray counts: no counter sampled
+    run.start()
+    assert run.mode == "sampled" and "host" in run.sampling.readers
+    assert "memray could not start (RuntimeError" in run.notes[0]
+    run.stop()
