@@ -24,6 +24,7 @@ from libcst.metadata import CodeRange
 from ..cell.parsed import ParsedCell
 from ..cell.source import to_python
 from ..cell.tree import expr, stmt
+from .comments import with_comments
 from .tidy import tidy
 
 # module -> the alias a rewrite uses when the cell has not imported it itself
@@ -174,6 +175,8 @@ class _Plan:
             node = with_kwargs(node, self.kwargs[original])
         replacement = self.replace.get(original, node)
         nodes = list(replacement.nodes) if isinstance(replacement, cst.FlattenSentinel) else [replacement]
+        if original in self.replace:
+            nodes = with_comments(original, nodes)  # the user's comments stay
         if original in self.wrap and len(nodes) == 1 and isinstance(nodes[0], cst.BaseStatement):
             nodes = [_wrapped(nodes[0], self.wrap[original])]
         if original in self.remove:

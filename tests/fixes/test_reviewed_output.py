@@ -135,3 +135,12 @@ def test_a_list_appended_in_the_loop_gets_a_set_beside_it_with_the_same_answers(
     exec(source, before)
     exec(fix.source, after)
     assert before["unique"] == after["unique"] and len(after["unique"]) == 250
+
+
+def test_the_users_comments_stay_around_the_rewrite() -> None:
+    df = pd.DataFrame({"A": np.arange(3000), "B": np.linspace(0, 1, 3000)})
+    source = ('# scale the rows\nfor i, row in df.iterrows():  # slow, fix later\n    # doubled plus noise\n'
+              '    df.loc[i, "z"] = row["A"] * 2 + row["B"]  # z is new\nprint(df.head())\n')
+    assert rewrite(source, {"df": df}, "AIP301") == (
+        '# scale the rows\n# doubled plus noise\n# z is new\ndf["z"] = df["A"] * 2 + df["B"]  # slow, fix later\n'
+        'print(df.head())\n')

@@ -39,7 +39,8 @@ def data(a: Any) -> dict[str, Any]:
 def test_an_index_loop_into_a_tensor_becomes_one_slice_store_with_the_same_elements() -> None:
     ns = data(torch.arange(3000, dtype=torch.float32))
     new = fixed(LOOP, ns)
-    assert new == "c = torch.zeros(n)\nt = 0\nc[:n] = a[:n] * 0.5 + b[:n]\n"
+    # the comment of the loop body stays, above the new line
+    assert new == "c = torch.zeros(n)\nt = 0\n# the sum\nc[:n] = a[:n] * 0.5 + b[:n]\n"
     before, after = dict(ns), dict(ns)
     exec(LOOP, before)
     exec(new, after)
