@@ -241,20 +241,6 @@ def matrix(shell: Any, default_runs: int) -> list[dict[str, Any]]:
     return rows
 
 
-class GilReleasingReads:
-    """The default mode as before: /proc read with os.pread, which hands the GIL back at each read."""
-
-    def __enter__(self) -> None:
-        from aiperf_magic.measure.probes import procfs
-
-        procfs.HOLD_GIL = False
-
-    def __exit__(self, *exc: object) -> None:
-        from aiperf_magic.measure.probes import procfs
-
-        procfs.HOLD_GIL = True
-
-
 class NoMemoryLines:
     """The default mode without memory per line (no counter read at the samples): its own cost."""
 
@@ -354,7 +340,6 @@ def overhead(shell: Any, repeat: int) -> None:
     modes: dict[str, tuple[str, Callable[[], Any]]] = {
         "plain": ("", _Nothing),
         "%%aiperf": ("%%aiperf --text --no-gpu\n", _Nothing),
-        "%%aiperf, /proc reads releasing the GIL": ("%%aiperf --text --no-gpu\n", GilReleasingReads),
         "%%aiperf without memory per line": ("%%aiperf --text --no-gpu\n", NoMemoryLines),
     }
     if has("memray"):

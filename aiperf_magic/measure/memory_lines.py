@@ -29,7 +29,7 @@ from .memory_sampling import (
 MIN_BYTES = 64 * 1024  # a line that took less is not listed (page and arena noise)
 MAX_LINES = 50
 NOTICED_BYTES = 1024**2  # memory the cell changed by this much deserves a word when not attributed
-PEAK_MARGIN = 1.1  # another counter's peak names the line when it rose this much more than resident memory's
+PEAK_MARGIN = 1.0  # another counter's peak names the line when it rose more than resident memory's
 HOST_COUNTERS = ("host", "malloc", "traced")  # resident memory first
 
 
@@ -103,10 +103,8 @@ class MemoryRun:
             report.peak_line, report.memory_peak_bytes = tracked.peak_line, round(tracked.peak)
         elif self._lines_seen() and any(name in sampled for name in HOST_COUNTERS):
             # resident memory, the allocator and (--memory without memray) tracemalloc, sampled: each
-            # line gets the most any of them gave it; resident memory names the peak's line (its
-            # high-water mark sees a peak between two samples, and it counts Python's objects, which
-            # the allocator does not see) unless another rose a tenth more (memory handed out again
-            # from pages the process held, or Python's objects in arenas it held, made the peak)
+            # line gets the most any of them gave it, and the counter that rose most names the peak's
+            # line (resident memory on a tie: its high-water mark sees a peak between two samples)
             peak = None
             for name in HOST_COUNTERS:
                 counter = sampled.get(name)

@@ -5,7 +5,7 @@ none), or None when it cannot be read at this moment:
 
 - ``RssReader``: the process's resident memory and Linux's ``VmHWM`` (which ``%%aiperf`` resets at
   the start of the cell), both from one read of ``/proc/self/status`` through a descriptor kept
-  open (about 10 µs, the GIL kept meanwhile); psutil's RSS, without a mark, elsewhere.
+  open (about 13 µs); psutil's RSS, without a mark, elsewhere.
 - ``CudaReader``: torch's CUDA allocator, allocated bytes and their peak, summed over the devices;
   only once the user's process has imported torch and initialised CUDA (never imported here).
 - ``TracedReader``: tracemalloc's traced bytes and their peak (``--memory`` without memray).
@@ -27,7 +27,6 @@ import tracemalloc
 from typing import Any, Protocol
 
 from .memory_counter import CounterLines, Lines
-from .probes.procfs import pread
 
 Reading = tuple[int, "int | None"]
 MAX_DEVICES = 16
@@ -67,7 +66,7 @@ class RssReader:
             return int(self._process.memory_info().rss), None
         if self._fd is None:
             self._fd = os.open(self._path, os.O_RDONLY)
-        data = pread(self._fd, 1 << 14)  # the GIL kept: see probes/procfs.py
+        data = os.pread(self._fd, 1 << 14, 0)
         rss = _kib(data, b"VmRSS:")
         return (rss, _kib(data, b"VmHWM:")) if rss is not None else None
 

@@ -373,24 +373,6 @@ def test_aip904_names_the_line_that_allocated_and_the_peak_line() -> None:
     assert plain is not None and "Line" not in plain.sentence
 
 
-def test_the_gil_keeping_pread_reads_what_os_pread_reads_and_raises_as_it_does(tmp_path: Path) -> None:
-    import os
-
-    from aiperf_magic.measure.probes import procfs
-
-    path = tmp_path / "status"
-    path.write_bytes(b"VmHWM:\t  4096 kB\n" * 100)
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        assert procfs.pread(fd, 1 << 14) == os.pread(fd, 1 << 14, 0)
-        assert procfs.pread(fd, 10) == b"VmHWM:\t  4"
-        assert procfs._libc_pread not in (None, False)  # libc's, on Linux
-    finally:
-        os.close(fd)
-    with pytest.raises(OSError):
-        procfs.pread(fd, 16)  # closed
-
-
 def test_the_default_mode_gives_each_line_the_larger_of_resident_memory_and_the_allocator() -> None:
     from aiperf_magic.measure.memory_sampling import MallocReader
 
@@ -502,43 +484,6 @@ def test_an_hour_of_lines_taking_turns_keeps_the_record_of_rises_bounded_and_the
     assert c.net == {1: 10_000 * 1024, 2: 10_000 * 1024}
     c.update(value - 3 * 1024, None, [(2, 1.0)], [(2, 1.0)])  # the latest rises go first
     assert c.net == {1: 10_000 * 1024 - 1024, 2: 10_000 * 1024 - 2048}
-
-
-def test_threads_reading_proc_at_once_each_get_their_own_bytes(tmp_path: Path) -> None:
-    import os
-    import threading
-
-    from aiperf_magic.measure.probes import procfs
-
-    paths = []
-    for i in range(4):
-        path = tmp_path / f"f{i}"
-        path.write_bytes(bytes([65 + i]) * 5000)
-        paths.append(path)
-    wrong: list[int] = []
-
-    def reader(i: int) -> None:
-        fd = os.open(paths[i], os.O_RDONLY)
-        try:
-            for _ in range(300):
-                if procfs.pread(fd, 1 << 14) != bytes([65 + i]) * 5000:
-                    wrong.append(i)
-        finally:
-            os.close(fd)
-
-    import sys
-
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # threads switch between the read and the copy (a shared buffer fails)
-    try:
-        threads = [threading.Thread(target=reader, args=(i,)) for i in range(4)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    finally:
-        sys.setswitchinterval(interval)
-    assert wrong == []
 
 
 def test_memray_that_cannot_start_leaves_the_host_counters_to_sample_the_lines() -> None:

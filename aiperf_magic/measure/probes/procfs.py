@@ -4,64 +4,15 @@ psutil opens, reads and closes a file for each counter; every one of those syste
 GIL back to the user's thread and the sampler must then wait to get it again. One ``pread`` on an
 open descriptor per counter per tick costs the user's code about three times fewer switches
 (``benchmarks/overhead.py``). Reading at offset 0 makes the kernel produce fresh contents each time.
-
-The ``pread`` is libc's, called through ``ctypes.PyDLL``, which keeps the GIL during the call: a read
-of /proc takes microseconds, while handing the GIL back makes the sampler wait for the user's thread
-to give it up again (up to the 5 ms switch interval), and forces one more switch on the user's code
-(``benchmarks/memory_lines.py`` measures it). ``os.pread`` is the fallback.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Callable
-from typing import Any
 
 FILES = {"stat": "/proc/stat", "meminfo": "/proc/meminfo", "statm": "/proc/self/statm", "io": "/proc/self/io"}
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-
-
-HOLD_GIL = True  # False: os.pread, which hands the GIL back (the benchmark compares both)
-_BUFFER = 1 << 16
-_libc_pread: Any = None  # libc's pread through PyDLL, once looked up; False where there is none
-
-
-def pread(fd: int, size: int) -> bytes:
-    """Up to ``size`` bytes of ``fd`` from offset 0, without handing the GIL back where libc allows."""
-    global _libc_pread
-    if _libc_pread is None:
-        _libc_pread = _gil_holding_pread() or False
-    if not HOLD_GIL or _libc_pread is False or size > _BUFFER:
-        return os.pread(fd, size, 0)
-    return _libc_pread(fd, size)  # type: ignore[no-any-return]
-
-
-def _gil_holding_pread() -> Callable[[int, int], bytes] | None:
-    try:
-        import ctypes
-
-        libc = ctypes.PyDLL(None, use_errno=True)
-        call = libc.pread
-    except (ImportError, OSError, AttributeError):
-        return None
-    call.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long)
-    call.restype = ctypes.c_ssize_t
-    # one buffer a thread: between the read and the copy another thread may run
-    buffers = threading.local()
-
-    def read(fd: int, size: int) -> bytes:
-        buffer = getattr(buffers, "buffer", None)
-        if buffer is None:
-            buffer = buffers.buffer = ctypes.create_string_buffer(_BUFFER)
-        n = call(fd, buffer, size, 0)
-        if n < 0:
-            errno = ctypes.get_errno()
-            raise OSError(errno, os.strerror(errno))
-        return ctypes.string_at(buffer, n)
-
-    return read
 
 
 def available() -> bool:
@@ -79,7 +30,7 @@ class ProcfsCounters:
         fd = self._fds.get(name)
         if fd is None:
             fd = self._fds[name] = os.open(FILES[name], os.O_RDONLY)
-        return pread(fd, 1 << 16)
+        return os.pread(fd, 1 << 16, 0)
 
     def cpu_per_core(self) -> list[float]:
         """Busy percent of each core since the previous call (the first call primes: zeros)."""
