@@ -1,13 +1,15 @@
 """What %%aiperf shows on slow and healthy cells in the shapes public notebooks take, against labels
 written before anything was measured or tuned.
 
-    python benchmarks/real_cells.py [--half A|B|C|all] [--json out.json] [--only NAME ...] [--repeat N]
+    python benchmarks/real_cells.py [--half A|B|C|D|all] [--json out.json] [--only NAME ...] [--repeat N]
     python benchmarks/real_cells.py --plain          # every cell once, without aiperf: do they run, how long
 
 The cells are ``benchmarks/real_cells/cells/*.py`` (each with its source, labels and data size:
 see ``real_cells/cell_labels.py`` for the format), split once into half A (tune on it) and half B
-(held out: report on it, never tune on it) in ``real_cells/index.json``; half C is a second held-out
-half of newer cells, written and labelled after A and B had been looked at. Each kernel (``data``,
+(held out at first) in ``real_cells/index.json``; half C is a second held-out half of newer cells,
+written and labelled after A and B had been looked at; B moved to tuning after its second report,
+and half D, new cells labelled before any ran, is held out in its place (``tuning`` and
+``held_out`` in the index say which halves are which). Each kernel (``data``,
 ``torch``) is a fresh Python process with a real IPython shell and aiperf loaded: for each cell,
 the setup (the notebook's earlier cells) runs, the cell runs once plain to warm up, then plain and
 ``%%aiperf`` alternate ``--repeat`` times (plain first, then magic first, ...), and the teardown
@@ -56,7 +58,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE / "real_cells"))
 
-from cell_labels import Cell, check_index, load_cells, load_index  # noqa: E402
+from cell_labels import HALVES, Cell, check_index, held_out_halves, load_cells, load_index  # noqa: E402
 from cell_score import score_cell, totals  # noqa: E402
 
 WORKER = HERE / "real_cells" / "cell_worker.py"
@@ -157,7 +159,7 @@ def print_totals(name: str, t: dict[str, Any]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--half", choices=("A", "B", "C", "all"), default="all")
+    parser.add_argument("--half", choices=(*HALVES, "all"), default="all")
     parser.add_argument("--json", metavar="PATH", help="write every cell's scores and the totals here")
     parser.add_argument("--only", action="append", default=[], metavar="NAME",
                         help="run only this cell (repeatable, or comma-separated)")
@@ -204,7 +206,8 @@ def main() -> int:
     if len(halves) > 1:
         summary["all"] = totals(scored)
     for name, t in summary.items():
-        title = "all cells" if name == "all" else f"half {name}" + (" (held out)" if name in "BC" else " (tune)")
+        title = "all cells" if name == "all" else f"half {name}" + (" (held out)" if name in held_out_halves()
+                                                                   else " (tune)")
         print_totals(title, t)
     for kernel, fc in first_calls.items():
         print(f"first %%aiperf in the {kernel} kernel: {fc['first_s']:.2f} s on an empty cell "

@@ -37,8 +37,9 @@ INDEX = HERE / "index.json"
 REQUIRED = ("source", "family", "kind", "verdict", "rewrite", "size", "scaled", "kernel")
 KINDS = ("slow", "healthy")
 KERNELS = ("data", "torch")
-# A: tune on it; B: held out; C: a second held-out half, written after A and B had been looked at
-HALVES = ("A", "B", "C")
+# A: tune on it; B: held out at first, tuned on after its second report; C: a second held-out half,
+# written after A and B had been looked at; D: a third, written when B moved to tuning
+HALVES = ("A", "B", "C", "D")
 _SECTION = re.compile(r"^# %% (setup|cell|teardown)\s*$", re.MULTILINE)
 _MARKER = re.compile(r"\s+#\s*(expect(?:\[cuda\])?|ok):\s*(.*)$")
 _KEYWORD = re.compile(r"\s+(expect(?:\[cuda\])?|ok):\s*")
@@ -186,6 +187,11 @@ def _digest(text: str) -> bytes:
 
 def load_index() -> dict[str, dict[str, str]]:
     return {entry["name"]: entry for entry in json.loads(INDEX.read_text(encoding="utf-8"))["cells"]}
+
+
+def held_out_halves() -> tuple[str, ...]:
+    """The halves nobody tunes on, as index.json records them (B was held out until it moved to tuning)."""
+    return tuple(json.loads(INDEX.read_text(encoding="utf-8")).get("held_out", ("B", "C")))
 
 
 def check_index(cells: list[Cell], index: dict[str, dict[str, str]]) -> list[str]:

@@ -54,6 +54,8 @@ class Handler(BaseHTTPRequestHandler):
             last = int(parse_qs(url.query).get("last", ["50"])[0])
             items = [{"id": k * 20 + i, "score": (k * 20 + i) % 97} for i in range(20)]
             self._send(json.dumps({"items": items, "next": k + 1 if k + 1 < last else None}).encode())
+        elif parts[:1] == ["blob"] and len(parts) == 2:  # a file to download: <kilobytes> of bytes
+            self._send(bytes(range(256)) * (int(parts[1]) * 4), "application/octet-stream")
         elif parts[:1] == ["status"] and len(parts) == 2:
             POLLS[self.path] = POLLS.get(self.path, 0) + 1
             self._send(json.dumps({"done": POLLS[self.path] >= int(parts[1])}).encode())
