@@ -29,6 +29,7 @@ golden "no fix, because ..." case):
   threads, these would happen in another order;
 - the head reads no name that the tail binds or mutates, nor one the head binds only further down
   (a value carried from one item to the next): the tail runs after all heads;
+- the items do not depend on what the tail changes (the pool reads them all first);
 - the loop has no ``else`` and its target is a name or a tuple of names.
 """
 
@@ -171,6 +172,8 @@ def _head_problem(head: list[cst.BaseStatement], tail: list[cst.BaseStatement], 
                 return "a statement before the blocking call updates a value (+=) from one item to the next"
             if any(isinstance(n, (cst.Yield, cst.Await)) for n in walk_all(small)):
                 return "the part before the blocking call yields or awaits"
+            if any(isinstance(n, cst.NamedExpr) for n in walk_all(small)):
+                return "the part before the blocking call binds a name with := inside an expression"
             if isinstance(small, (cst.Assign, cst.AnnAssign)):
                 targets_of = small.targets if isinstance(small, cst.Assign) else [small]
                 for t in targets_of:
@@ -186,6 +189,9 @@ def _head_problem(head: list[cst.BaseStatement], tail: list[cst.BaseStatement], 
             read_later |= reads - bound_so_far - targets
             bound_so_far |= {n for t in _assign_targets(small) for n in names_in(t)}
     changed_in_tail = set().union(*(assigned_names(s) for s in tail)) if tail else set()
+    if names_in(loop.iter) & changed_in_tail:
+        # (u for u in urls if u not in seen) with seen.append(...) below: the pool reads every item first
+        return f"the items depend on {sorted(names_in(loop.iter) & changed_in_tail)[0]}, which the loop changes"
     carried = (read_later & changed_in_tail) | (read_later & bound_so_far)
     if carried:
         return f"{sorted(carried)[0]} carries a value from one item to the next"
