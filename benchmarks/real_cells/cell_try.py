@@ -37,7 +37,8 @@ def comparison_row(finding: Any, c: Any, allow_io: bool) -> dict[str, Any]:
     return {
         "code": finding.code, "line": finding.line, "safety": finding.fix.safety,
         "measure_first": bool(finding.fix.measure_first), "equal": bool(c.equal), "better": bool(c.better),
-        "faster": c.faster, "speedup": c.speedup, "before_s": c.before_s, "after_s": c.after_s,
+        "faster": c.faster, "speedup": c.speedup, "speedup_low": c.speedup_low, "speedup_high": c.speedup_high,
+        "before_s": c.before_s, "after_s": c.after_s,
         "difference": (c.difference or "")[:300], "error": (c.error or "").strip().splitlines()[-1:] or None,
         "refused": c.refused, "blocked": c.blocked, "timed_out": c.timed_out, "allow_io": allow_io,
     }
@@ -102,12 +103,18 @@ def outcome(result: dict[str, Any]) -> str:
         return "different"
     if any(t["better"] for t in tries):
         return "better"
-    if any(t["equal"] and t["faster"] is False and t["speedup"] and t["speedup"] < 1 and not t["measure_first"]
-           and t["safety"] == "safe" for t in tries):
+    # slower beyond the runs' spread (its whole interval below 1), for a fix applied by default
+    if any(t["equal"] and t["faster"] is False and _high(t) < 1 and not t["measure_first"] and t["safety"] == "safe"
+           for t in tries):
         return "slower"
     if any(t["equal"] for t in tries):
         return "equal"
     return "failed"
+
+
+def _high(t: dict[str, Any]) -> float:
+    high = t.get("speedup_high")
+    return high if high is not None else (t["speedup"] or 1.0)
 
 
 def score(results: list[dict[str, Any]]) -> dict[str, Any]:

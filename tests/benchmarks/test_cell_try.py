@@ -27,7 +27,9 @@ def test_a_cell_is_judged_by_its_trap_and_a_different_try_elsewhere_is_counted_a
     assert outcome({"error": "setup: boom", "tries": []}) == "error"
     assert outcome({"tries": [_try(better=True, speedup=40.0)]}) == "better"
     assert outcome({"tries": [_try(equal=False, difference="df['x']: dtype int64 became float64")]}) == "different"
-    assert outcome({"tries": [_try(faster=False, speedup=0.8, safety="safe")]}) == "slower"
+    assert outcome({"tries": [_try(faster=False, speedup=0.8, speedup_high=0.9, safety="safe")]}) == "slower"
+    # within the runs' spread: not faster, not slower
+    assert outcome({"tries": [_try(faster=False, speedup=0.9, speedup_high=1.2, safety="safe")]}) == "equal"
     assert outcome({"tries": [_try(faster=False, speedup=0.8, measure_first=True)]}) == "equal"
     assert outcome({"tries": [_try(equal=False, error=["NameError: x"])]}) == "failed"
     cells = [{"tries": [_try(better=True, speedup=40.0),
