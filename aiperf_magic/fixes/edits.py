@@ -35,14 +35,25 @@ DEFAULT_ALIAS = {"numpy": "np", "pandas": "pd"}
 _BOUND: ContextVar[Callable[[str], str | None] | None] = ContextVar("aiperf_bound_names", default=None)
 
 
+# While a fixer runs: whether a name already holds something (then an import must not rebind it).
+_TAKEN: ContextVar[Callable[[str], bool] | None] = ContextVar("aiperf_taken_names", default=None)
+
+
 @contextmanager
-def bound_names(find: Callable[[str], str | None]) -> Iterator[None]:
-    """Within this block, ``Edits.need``/``need_from`` reuse the names ``find`` knows."""
-    token = _BOUND.set(find)
+def bound_names(find: Callable[[str], str | None], taken: Callable[[str], bool] | None = None) -> Iterator[None]:
+    """Within this block, ``Edits.need``/``need_from`` reuse the names ``find`` knows, and never
+    import under a name ``taken`` says holds something else (``np`` bound to ``jax.numpy``)."""
+    token, token_taken = _BOUND.set(find), _TAKEN.set(taken)
     try:
         yield
     finally:
         _BOUND.reset(token)
+        _TAKEN.reset(token_taken)
+
+
+def _taken(name: str) -> bool:
+    taken = _TAKEN.get()
+    return taken is not None and taken(name)
 
 
 def _already_bound(qname: str) -> str | None:
@@ -80,14 +91,18 @@ class Edits:
         if alias is not None:
             return alias
         local = DEFAULT_ALIAS.get(module)
+        if local is not None and _taken(local):
+            local = None  # np holds something else in the kernel: import the module by its own name
+        if local is None and _taken(module):
+            local = cell.fresh(f"{module.replace('.', '_')}_module")
         self.imports.add(f"import {module} as {local}" if local else f"import {module}")
         return local or module
 
     def need_from(self, cell: ParsedCell, module: str, name: str) -> str:
         local = cell.imported_name(module, name) or _already_bound(f"{module}.{name}")
         if local is None:
-            self.imports.add(f"from {module} import {name}")
-            local = name
+            local = name if not _taken(name) else cell.fresh(f"{name}_")
+            self.imports.add(f"from {module} import {name}" + (f" as {local}" if local != name else ""))
         return local
 
     def touched(self) -> list[cst.CSTNode]:

@@ -47,7 +47,7 @@ def edits_for(analysis: Analysis, finding: Finding) -> Edits | str | None:
     if node is None or analysis.cell is None or analysis.facts is None:
         return "the finding no longer matches the cell's code"
     try:
-        with bound_names(analysis.facts.names.bound_to):
+        with bound_names(analysis.facts.names.bound_to, analysis.facts.names.holds):
             return rule.fixer(analysis.cell, node, analysis.facts)
     except _FIXER_ERRORS as exc:
         return f"the rewrite could not be built here ({type(exc).__name__}: {exc})"

@@ -186,6 +186,10 @@ class Names:
                 return name
         return None
 
+    def holds(self, name: str) -> bool:
+        """An earlier cell or the live namespace binds ``name`` (to anything)."""
+        return name in self.earlier or (self.namespace is not None and name in self.namespace)
+
     def live(self, name: str) -> Any:
         """The namespace object bound to ``name``, unless the cell or an earlier one rebinds it."""
         if self.namespace is None or name in self.local or name in self.earlier:
