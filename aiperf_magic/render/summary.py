@@ -29,7 +29,9 @@ def memory_value(report: Report) -> str | None:
     if report.rss_delta_bytes is not None:
         parts.append(f"{fmt.size(report.rss_delta_bytes, signed=True)} in the cell")
     rss = [v for v in report.samples.rss_bytes if v is not None]
-    at = f" at line {report.cell_line(report.peak_line)}" if report.peak_line is not None else ""
+    # the peak's line is worth naming when the peak is more than a few pages above the start
+    peak_line = report.peak_line if (report.memory_peak_bytes or 0) >= MEMORY_ROW_BYTES else None
+    at = f" at line {report.cell_line(peak_line)}" if peak_line is not None else ""
     if report.peak_rss_bytes is not None and rss and report.peak_rss_bytes > rss[0]:
         above = report.peak_rss_bytes - rss[0]
         if report.rss_delta_bytes is None or above > report.rss_delta_bytes * 1.05 + 1024**2 or at:

@@ -502,3 +502,13 @@ def test_memray_that_cannot_start_leaves_the_host_counters_to_sample_the_lines()
     assert run.mode == "sampled" and "host" in run.sampling.readers
     assert "memray could not start (RuntimeError" in run.notes[0]
     run.stop()
+
+
+def test_the_header_names_the_peaks_line_only_for_a_peak_above_a_few_pages() -> None:
+    from aiperf_magic.render.summary import memory_value
+
+    report = memory_report()
+    report.memory_peak_bytes = 300 * 1024
+    report.peak_rss_bytes, report.rss_delta_bytes = 500 * MB + 300 * 1024, 0
+    value = memory_value(report)
+    assert value is not None and "at line" not in value
