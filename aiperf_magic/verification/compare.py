@@ -112,6 +112,8 @@ class Comparer:
         if a is None or b is None:
             raise Difference(f"{where}: {short(a)} became {short(b)}")
         na, nb = type_name(a), type_name(b)
+        if na == nb:  # same name, other class (torch.cuda.amp.GradScaler vs torch.amp.GradScaler)
+            na, nb = (f"{type(v).__module__}.{type(v).__qualname__}" for v in (a, b))
         if isinstance(a, int) and not isinstance(a, bool) and isinstance(b, float):
             raise Difference(f"{where}: int became float ({short(a)} vs {short(b)})")
         hint = ""

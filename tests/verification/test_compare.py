@@ -68,3 +68,11 @@ def test_a_try_of_index_and_categorical_results_proves_equal(cell: str) -> None:
     df = pd.DataFrame({"k": list("abab"), "n": np.arange(4), "v": np.arange(4.0)})
     c = verify(cell, cell, {"__name__": "__main__", "df": df}, repeat=1)
     assert c.equal and c.difference is None and not c.error, c
+
+
+def test_two_classes_of_one_name_are_told_apart_by_their_modules() -> None:
+    old = type("GradScaler", (), {"__module__": "torch.cuda.amp.grad_scaler"})
+    new = type("GradScaler", (), {"__module__": "torch.amp.grad_scaler"})
+    text = first_difference(old(), new(), "scaler", [])
+    assert text is not None
+    assert "torch.cuda.amp.grad_scaler.GradScaler became torch.amp.grad_scaler.GradScaler" in text
