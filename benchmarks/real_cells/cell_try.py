@@ -14,7 +14,6 @@ panel offers after a block. :func:`score` turns the results into the per-cell ou
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -27,7 +26,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from cell_labels import Cell, read_cell  # noqa: E402
-from cell_worker import PRELOAD, new_shell, run  # noqa: E402
+from cell_worker import run, start_kernel, worker_parser  # noqa: E402
 
 MAX_TRIES = 3
 REPEAT = 5  # the panel's Try repeat
@@ -148,20 +147,8 @@ def line_of(result: dict[str, Any], half: str) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("kernel", choices=sorted(PRELOAD))
-    parser.add_argument("out")
-    parser.add_argument("names", nargs="+")
-    parser.add_argument("--repeat", type=int, default=REPEAT)
-    parser.add_argument("--torch-threads", type=int, default=1)
-    args = parser.parse_args()
-    for module in PRELOAD[args.kernel]:
-        __import__(module)
-    if args.kernel == "torch":
-        import torch
-
-        torch.set_num_threads(args.torch_threads)
-    shell = new_shell()
+    args = worker_parser(__doc__ or "", repeat=REPEAT).parse_args()
+    shell = start_kernel(args)
     results: dict[str, Any] = {"kernel": args.kernel, "cells": []}
     for name in args.names:
         result = try_cell(shell, read_cell(HERE / "cells" / f"{name}.py"), args.repeat)

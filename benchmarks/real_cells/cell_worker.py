@@ -120,22 +120,33 @@ def measure(shell: Any, cell: Cell, repeat: int, plain_only: bool) -> dict[str, 
             run(shell, cell.teardown)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def worker_parser(doc: str, repeat: int) -> argparse.ArgumentParser:
+    """The arguments every worker takes: the kernel's preloads, the output file, the cells."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("kernel", choices=sorted(PRELOAD))
     parser.add_argument("out")
     parser.add_argument("names", nargs="+")
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--plain", action="store_true", help="run each cell once, plain, without aiperf")
+    parser.add_argument("--repeat", type=int, default=repeat)
     parser.add_argument("--torch-threads", type=int, default=1)
-    args = parser.parse_args()
+    return parser
+
+
+def start_kernel(args: argparse.Namespace) -> Any:
+    """Import the kernel's preloads (torch with its thread count) and make its shell."""
     for module in PRELOAD[args.kernel]:
         __import__(module)
     if args.kernel == "torch":
         import torch
 
         torch.set_num_threads(args.torch_threads)
-    shell = new_shell()
+    return new_shell()
+
+
+def main() -> None:
+    parser = worker_parser(__doc__ or "", repeat=3)
+    parser.add_argument("--plain", action="store_true", help="run each cell once, plain, without aiperf")
+    args = parser.parse_args()
+    shell = start_kernel(args)
     results: dict[str, Any] = {"kernel": args.kernel, "cells": []}
     if not args.plain:
         results["first_call"] = first_call_cost(shell)
