@@ -43,6 +43,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from overhead import time_cell  # noqa: E402  (one way to time a cell, for both benchmarks)
+
 MB = 1e6
 MIN_BYTES = 10 * MB  # lines judged: allocated at least this much
 MIN_SECONDS = 0.050  # the default mode is judged on lines that also ran this long
@@ -106,15 +110,7 @@ SLOW_FOR_TRACEMALLOC = {"dict appends x5"}
 
 
 def run_cell(shell: Any, code: str) -> float:
-    from IPython.utils.capture import capture_output
-
-    with capture_output():
-        t0 = time.perf_counter()
-        result = shell.run_cell(code, store_history=False)
-        elapsed = time.perf_counter() - t0
-    if not result.success:
-        raise RuntimeError(f"cell failed: {result.error_in_exec or result.error_before_exec}\n{code}")
-    return elapsed
+    return time_cell(shell, code)
 
 
 # ---- the reference: one statement at a time, outside aiperf
