@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import libcst as cst
+
 from ...report import Hotspot
 from .run import Run
 from .sites import Site, code_of_file, counts, sites_of
@@ -50,4 +52,21 @@ def caller_of(run: Run, site: Site) -> Hotspot | None:
         # that spent the most time in user functions of the same file
         same_file = {top_function(h.function) for h in run.report.function_lines if h.file == site.hottest.file}
         callers = [h for h in run.report.hotspots if any(top_function(v) in same_file for v in h.via)]
+    if not callers:
+        callers = handed_over(run, function)
     return max(callers, key=lambda h: h.seconds) if callers else None
+
+
+def handed_over(run: Run, function: str) -> list[Hotspot]:
+    """The cell's hot lines that hand the function to library code that calls it
+    (``df["review"].apply(remove_stopwords)``, ``pool.map(work, chunks)``,
+    ``Thread(target=work)``): the sampler sees no user frame between them, so no ``via``."""
+    leaf = function.split(".")[-1]
+    lines = set()
+    for call in run.cell.facts.calls:
+        values = [a.value for a in call.node.args]
+        if any(isinstance(v, cst.Name) and v.value == leaf for v in values):
+            rng = run.cell.cell.user_range(call.node)
+            if rng is not None:
+                lines.add(rng[0])
+    return [h for h in run.report.hotspots if h.line in lines]

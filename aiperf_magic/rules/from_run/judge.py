@@ -40,6 +40,7 @@ DISPATCH_S = 10e-6
 DISPATCH_SHARE = 0.2  # compiling is worth a card when the dispatch is at least this share of a call
 SMALL_FRAME_BYTES = 10 * 1024**2
 GPU_ONLY = frozenset({"AIP102", "AIP501", "AIP504", "AIP505"})
+MEASURED_SAMPLES = 10  # samples of a loader's loop before its batches' share of the cell is read
 
 
 def judge_static(analysis: Analysis, report: Report, namespace: Mapping[str, Any]) -> None:
@@ -55,6 +56,8 @@ def judge_static(analysis: Analysis, report: Report, namespace: Mapping[str, Any
             _eager_calls(finding, node, report, namespace)
         elif finding.code == "AIP101" and node is not None and not finding.evidence.get("from_run"):
             _never_iterated(finding, node, analysis)
+            if not finding.evidence.get("judged"):  # hidden or not: the verdict must not bring it back
+                _cheap_batches(finding, node, analysis, report, namespace)
 
 
 def cuda_present() -> bool:
@@ -123,6 +126,45 @@ def _never_iterated(finding: Finding, node: cst.CSTNode, analysis: Analysis) -> 
             return  # handed to a function (train(model, loader)) or to iter()/next(): it may be read there
     finding.shown, finding.evidence["judged"] = False, True
     finding.hidden_reason = f"the cell never iterates {name} (no loop walks it and no call receives it)"
+
+
+def _cheap_batches(finding: Finding, node: cst.CSTNode, analysis: Analysis, report: Report,
+                   namespace: Mapping[str, Any]) -> None:
+    """The run measured the loop that iterates the loader and found what the run's own AIP101
+    (:func:`.loading.loader_loop`) refuses: getting the batches (the loop's header, where
+    ``__next__`` runs ``__getitem__`` and collation) took under ``LOADING_SHARE`` of the cell, so
+    workers could take at most that off the main process; or no Python of the user's ran per sample
+    and the dataset does not decode (a ``TensorDataset``: one indexing per sample, which workers
+    would only copy between processes)."""
+    from ..data_loading.datasets import COSTLY, live_cost
+    from .loading import LOADING_SHARE, USER_WORK_SHARE, dataset_work
+
+    facts, cell = analysis.facts, analysis.cell
+    if facts is None or cell is None:
+        return
+    names = {t.value for a in facts.assigns if a.value is node for t in a.targets if isinstance(t, cst.Name)}
+    for loop in facts.loops:
+        it = unwrap_iterable(facts, loop.iter)
+        span = cell.user_range(loop.node)
+        if not (isinstance(it, cst.Name) and it.value in names) or span is None:
+            continue
+        inside = [h for h in report.hotspots if span[0] <= h.line <= span[2]]
+        if sum(h.samples for h in inside) < MEASURED_SAMPLES:
+            return  # too few samples of the loop to say what its batches cost
+        header = sum(h.share for h in inside if h.line == span[0])
+        batches = f"getting the batches of {it.value} (line {report.cell_line(span[0])}) took {header:.0%} of the cell"
+        dataset = getattr(namespace.get(it.value), "dataset", None)
+        if header < LOADING_SHARE:
+            reason = f"{batches}: loader workers could save at most that"
+        elif dataset is not None and dataset_work(report)[0] < USER_WORK_SHARE and live_cost(dataset) != COSTLY:
+            reason = (f"{batches}, yet no Python of yours ran per sample and {type(dataset).__name__} does not "
+                      "decode: each sample is one indexing, which workers would only copy between processes")
+        else:
+            return
+        finding.shown, finding.evidence["judged"] = False, True
+        finding.evidence["loading_share"] = round(header, 4)
+        finding.hidden_reason = reason
+        return
 
 
 def weigh_frames(report: Report) -> None:

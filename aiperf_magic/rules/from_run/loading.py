@@ -14,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import units as fmt
+from ...report import Report
 from ..data_loading.datasets import COSTLY, live_cost
 from ..facts import Loop, unwrap_iterable
 from .callees import LOADER_CALLEES, NETWORK_CALLEES, READ_CALLEES
@@ -48,7 +49,7 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
     if workers != 0:
         return None
     dataset = getattr(loader, "dataset", None) if loader is not MISSING else None
-    own, parts = _dataset_work(run)
+    own, parts = dataset_work(run.report)
     if own < USER_WORK_SHARE:
         # no measured Python of the user's per sample: only a dataset known to decode or read (a
         # torchvision one) is worth workers; tensors in memory (TensorDataset) are one indexing each
@@ -69,15 +70,15 @@ def _iterated_name(site: Site, loop: Loop) -> str | None:
     return it.value if isinstance(it, cst.Name) else None
 
 
-def _dataset_work(run: Run) -> tuple[float, list[str]]:
+def dataset_work(report: Report) -> tuple[float, list[str]]:
     """The share of the cell spent in the user's dataset methods and collate functions, by function."""
     by_function: dict[str, float] = {}
     where: dict[str, str] = {}
-    for h in run.report.function_lines:
+    for h in report.function_lines:
         function = h.function or ""
         if not _per_sample(function):
             continue
-        by_function[function] = by_function.get(function, 0.0) + h.own_seconds / max(run.wall_s, 1e-9)
+        by_function[function] = by_function.get(function, 0.0) + h.own_seconds / max(report.wall_s, 1e-9)
         where[function] = h.where or ""
     total = sum(by_function.values())
     parts = [f"{fn} ({where[fn]}) {fmt.percent(min(1.0, s))}" for fn, s in

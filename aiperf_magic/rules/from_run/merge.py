@@ -32,7 +32,7 @@ from .numbers import numeric_loop
 from .quoted import quote_time
 from .run import Explained, Run
 from .shapes import list_lookups, row_apply, row_loop
-from .sites import Code, Site, sites_of
+from .sites import Code, Site, applied_sites, sites_of
 
 Shape = Callable[[Site, Run], "Explained | None"]
 # codes whose static finding sits on a line that costs nothing (a DataLoader(...), a Thread(...)): the
@@ -65,6 +65,8 @@ def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str
     found: list[tuple[Explained, Hotspot | None]] = []
     for site in sites_of(run.cell, report.hotspots):
         found += [(ex, None) for ex in explain(site, run)]
+    for site in applied_sites(run.cell, report.hotspots):
+        found += [(ex, None) for ex in (row_apply(site, run),) if ex is not None]
     for site, caller in helper_sites(run):
         found += [(ex, caller) for ex in explain(site, run)]
     for ex, caller in found:
@@ -159,6 +161,15 @@ def _fix(analysis: Analysis, finding: Finding, node: cst.CSTNode | None, ex: Exp
 
 def _position(run: Run, ex: Explained, caller: Hotspot | None) -> tuple[int, int, int, int] | None:
     cell = run.cell.cell
+    if ex.code == "AIP401":
+        # threads running a function of elsewhere: the line that hands it to them
+        # (``Thread(target=work)``, ``pool.map(work, chunks)``) is the one a fix changes
+        via = ex.site.hottest.via
+        function = (top_function(ex.site.hottest.function) if ex.site.code is not run.cell
+                    else top_function(max(via, key=via.__getitem__)) if via else None)
+        handing = _handing(run, function) if function else None
+        if handing is not None:
+            return cell.user_range(handing)
     if caller is not None:  # the cell's line that called into the function
         text = run.report.source.splitlines()[caller.line - 1] if run.report.source else ""
         indent = len(text) - len(text.lstrip())
@@ -168,6 +179,15 @@ def _position(run: Run, ex: Explained, caller: Hotspot | None) -> tuple[int, int
         return cell.user_range(node)
     line = ex.site.hottest.line
     return line, 1, line, 1
+
+
+def _handing(run: Run, function: str) -> cst.Call | None:
+    """The cell's first call that hands ``function`` over by name (``target=function``, an argument)."""
+    leaf = function.split(".")[-1]
+    for call in run.cell.facts.calls:
+        if any(isinstance(a.value, cst.Name) and a.value.value == leaf for a in call.node.args):
+            return call.node
+    return None
 
 
 def _static_match(analysis: Analysis, run: Run, ex: Explained, line: int, end_line: int,

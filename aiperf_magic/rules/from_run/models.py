@@ -9,6 +9,7 @@ in the loop or a function it calls) is neither.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import libcst as cst
@@ -23,6 +24,9 @@ from .shapes import work_shares
 from .sites import Site, counts
 
 MODEL_SHARE = 0.5  # of the loop's samples, inside the model's calls
+# the names of functions that evaluate a model (``evaluate``, ``predict``, ``run_inference``, ``sample``)
+EVALUATING = re.compile(r"eval|predict|infer|test|score|classify|generate|sample", re.IGNORECASE)
+TRAINING_CALLEES = ("Tensor.backward", "backward", "Optimizer.", "GradScaler.", "_engine_run_backward")
 MIN_CALLS = 50  # fewer calls than this: compiling could not pay back its first call
 
 
@@ -45,7 +49,8 @@ def model_autograd(site: Site, run: Run) -> Explained | None:
     facts, loop, calls = site.code.facts, site.loop, site.loop_count
     direct = [c for c in loop.calls if isinstance(c.node.func, cst.Name) and c.node.func.value == name]
     # inference, as the static rule knows it: eval() mode, an evaluation function, a test split
-    inferring = not getattr(model, "training", True) or any(inference_call(facts, c) for c in direct)
+    inferring = (not getattr(model, "training", True) or any(inference_call(facts, c) for c in direct)
+                 or _evaluates(site, run))
     if not direct or not inferring or any(grad_off(facts, c) for c in direct) or not _grads(model):
         return None
     evidence = (f"{run.took(site)} in {name}'s calls" + (f", {calls:,} of them" if calls else "")
@@ -75,6 +80,25 @@ def model_dispatch(site: Site, run: Run) -> Explained | None:
     evidence = (f"{run.took(site)} in {calls:,} calls of {name}, {per_call * 1e3:.2g} ms each, of which Python's "
                 f"dispatch of its {leaves} layers is {part}")
     return Explained("AIP506", site, loop.node, evidence, {"calls": calls, "per_call_s": round(per_call, 6)})
+
+
+def _evaluates(site: Site, run: Run) -> bool:
+    """The run's evidence that a loop infers, where its code alone does not say (a ``for i in
+    range(n)`` loop in a helper of an earlier cell): it sits in a function named for evaluation
+    (``evaluate``, ``predict``, ``sample``...), nothing anywhere in the run computed gradients or
+    stepped an optimizer, and a tensor on its lines required grad (autograd recorded its graph)."""
+    scope = site.loop.scope if site.loop is not None else None
+    named = scope is not None and isinstance(scope.node, cst.FunctionDef) and EVALUATING.search(scope.name)
+    if not named or trained(run):
+        return False
+    return any(text.endswith("requires_grad") for h in site.lines for text in h.locals.values())
+
+
+def trained(run: Run) -> bool:
+    """A line of the cell or of a function it called spent time in ``backward`` or an optimizer."""
+    lines = [*run.report.hotspots, *run.report.function_lines]
+    return any(label.startswith(TRAINING_CALLEES)
+               for h in lines for label in (h.callees or ({h.callee: 1} if h.callee else {})))
 
 
 def _model(site: Site, run: Run) -> tuple[str, Any]:

@@ -68,7 +68,12 @@ class Run:
         cell's call to it (``compute_reciprocals(big_array)``: ``values`` is ``big_array``)."""
         if site.code is self.cell and name in self.namespace and not _bound_in_function(site.loop, name):
             return self.namespace[name]
-        return self._argument(site, name)
+        found = self._argument(site, name)
+        if found is MISSING and _a_cell(site.code) and name in self.namespace and _global_of(site, name):
+            # a function of an earlier cell reads the kernel's namespace as its globals: a name it
+            # neither takes nor binds is the one the user sees (``stop_words`` of ``remove_stopwords``)
+            return self.namespace[name]
+        return found
 
     def _argument(self, site: Site, name: str) -> Any:
         scope = site.loop.scope if site.loop is not None else None
@@ -85,6 +90,25 @@ class Run:
             if arg is not None and isinstance(arg.value, cst.Name) and arg.value.value in self.namespace:
                 return self.namespace[arg.value.value]
         return MISSING
+
+
+def _a_cell(code: Code) -> bool:
+    """Code of an earlier cell of this kernel (``cell [3]``), whose globals are the user's namespace;
+    a module's functions read their own module's globals."""
+    return code.where is not None and code.where.startswith("cell [")
+
+
+def _global_of(site: Site, name: str) -> bool:
+    """``name`` is free in the function holding the site (not a parameter, not bound there) and the
+    code's module level binds nothing else of that name (which would be the same global anyway)."""
+    scope = site.loop.scope if site.loop is not None else None
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    if scope is None:
+        return False  # module-level code of another cell: its names may have changed since
+    func = scope.node
+    assert isinstance(func, cst.FunctionDef)
+    return scope.binder(name) is None and name not in assigned_names(func.body)
 
 
 def _bound_in_function(loop: Loop | None, name: str) -> bool:
