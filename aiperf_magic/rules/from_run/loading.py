@@ -22,7 +22,7 @@ from .run import MISSING, Explained, Run
 from .shapes import work_shares
 from .sites import Site, counts
 
-LOADING_SHARE = 0.2  # of the cell, spent getting the next batch
+LOADING_SHARE = 0.15  # of the cell, spent getting the next batch
 USER_WORK_SHARE = 0.1  # of the cell, in the dataset's own Python (``__getitem__``, a collate_fn)
 GIL_CORES = 1.4  # threads of pure Python that together used under this many cores took turns
 WAIT_SHARE = 0.5  # of the site's samples, in a socket or HTTP call
