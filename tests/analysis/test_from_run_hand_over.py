@@ -70,6 +70,15 @@ def test_a_row_function_of_the_cell_is_its_applys_time() -> None:
     assert found[0].evidence["rows"] == 40
 
 
+def test_an_apply_written_over_several_lines_is_sampled_on_any_of_them() -> None:
+    pd = pytest.importorskip("pandas")
+    orders = pd.DataFrame({"price": np.arange(40.0), "qty": np.arange(40) % 5})
+    source = ROW_FUNCTION.replace("orders.apply(fill, axis=1)", "orders.apply(\n    fill,\n    axis=1,\n)")
+    spots = [*ROW_SPOTS[:2], hot(8, 0.11, 2, callees={"DataFrame.apply": 2})]  # the function's name's line
+    found = [f for f in run_on(source, spots, {"orders": orders}) if f.shown and f.code == "AIP302"]
+    assert [(f.code, f.line) for f in found] == [("AIP302", 7)]
+
+
 def test_a_row_function_also_called_directly_or_doing_string_work_is_not_the_applys() -> None:
     pd = pytest.importorskip("pandas")
     orders = pd.DataFrame({"price": np.arange(40.0), "qty": np.arange(40) % 5})

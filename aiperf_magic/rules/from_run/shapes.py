@@ -148,7 +148,8 @@ def row_apply(site: Site, run: Run) -> Explained | None:
     via = sum(site.hottest.via.values()) / max(1, site.samples)
     if site.applied is None and site.callee_share(APPLY_CALLEES) + via < 0.5:
         return None  # (an applied site's other lines are the function pandas called: all of it is the apply's)
-    for call in site.code.calls_on(site.hottest.line):
+    # an applied site starts on its call's first line, whichever line of the call was sampled
+    for call in site.code.calls_on(site.first if site.applied else site.hottest.line):
         if call.method not in ("apply", "map", "applymap") or call.receiver is None or not call.node.args:
             continue
         func = call.node.args[0].value

@@ -193,7 +193,8 @@ def applied_sites(code: Code, hotspots: Iterable[Hotspot]) -> list[Site]:
         if scope is None or not isinstance(scope.node, cst.FunctionDef) or _called(code, scope.name):
             continue
         at, body = code.span(call.node), code.span(scope.node)
-        here = [h for h in spots if at is not None and h.line == at[0]]
+        # a call written over several lines is sampled on any of them
+        here = sorted((h for h in spots if at is not None and at[0] <= h.line <= at[1]), key=lambda h: -h.seconds)
         inside = sorted((h for h in spots if body is not None and body[0] < h.line <= body[1]),
                         key=lambda h: -h.seconds)
         if not here or not inside or at is None:
