@@ -43,7 +43,10 @@ class Thresholds:
     cpu_single_cores: float = 0.7  # AIP907: at least this many cores busy ...
     cpu_multi_cores: float = 1.5  # ... AIP908 from this many cores on
     cpu_starved_cores: float = 0.5  # AIP907 on a busy machine: more than half a core of its own, and
-    # running plus waiting for a CPU at least cpu_single_cores (it wanted the core the others held)
+    # running plus waiting for a CPU at least cpu_single_cores (it wanted the core the others held),
+    # the wait itself at least cpu_wait_cores: a pool of threads woken by responses waits a moment
+    # for a CPU after each wake-up, which is a busy machine's noise, not a core the cell wanted
+    cpu_wait_cores: float = 0.1
     all_cores_share: float = 0.8  # AIP908 says "all cores" above this share of the machine
     # cluster verdicts (AIP910-AIP914), read from Report.cluster; see verdicts/cluster.py
     cluster_wait_share: float = 0.5  # AIP910: the driver waited on the cluster this share of the wall time
@@ -253,7 +256,8 @@ def cpu_bound(st: RunStats, th: Thresholds, advice: Callable[[str], str] | None 
     if own >= th.cpu_single_cores:
         sentence = (f"The cell kept {own:.1f} core busy while {st.cores} were available"
                     f"{_contention(st)}: one CPU core limits the cell.")
-    elif own > th.cpu_starved_cores and st.cell_wanted >= th.cpu_single_cores:
+    elif (own > th.cpu_starved_cores and st.cpu_wait_cores >= th.cpu_wait_cores
+          and st.cell_wanted >= th.cpu_single_cores):
         sentence = (f"The cell's work ran {own:.2f} core and waited {st.cpu_wait_cores * st.wall_s:.2f} s "
                     f"of its {st.wall_s:.2f} s for a CPU held by other processes: it wanted a whole core, "
                     "so one CPU core limits the cell (on this busy machine it got part of one).")

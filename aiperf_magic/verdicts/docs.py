@@ -236,8 +236,9 @@ document(
     Given when the cell's own CPU (its threads and worker processes; the kernel's and aiperf's
     threads left out) was at least 0.7 and below 1.5 cores, and nothing above applied. CPU that
     other processes held while the cell waited for one is not the cell's: a cell with more than
-    half a core of its own that waited for the rest (running plus waiting at least 0.7 core) gets
-    this verdict, its sentence saying how long it waited; one that got half a core or less
+    half a core of its own that waited for the rest (running plus waiting at least 0.7 core, the
+    wait a tenth of a core or more: threads woken by responses wait a moment after each wake-up)
+    gets this verdict, its sentence saying how long it waited; one that got half a core or less
     because the machine was busy gets no CPU verdict, and a note says so. Informational: the hot
     lines and findings say where the time went, and the advice follows what they did (a torch
     model computing, a DataLoader preparing batches, pandas per row, a Python loop, parsing).

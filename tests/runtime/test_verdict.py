@@ -191,6 +191,15 @@ def test_cpu_bound_cell_starved_by_other_processes_is_a_busy_machine_not_a_cpu_v
     assert v.evidence["process_cpu_cores"] >= 0.7 and "other processes" in v.sentence
 
 
+def test_a_moments_wait_for_a_cpu_does_not_make_a_cell_that_ran_two_thirds_of_a_core_cpu_bound() -> None:
+    report = timeline(cpu_cores=0.64)  # threads waking for responses: two thirds of a core ...
+    report.cpu_wait_s = 0.08 * report.wall_s  # ... and a moment in the run queue after each wake-up
+    assert verdict_code(report) != "AIP907"
+    report.cpu_wait_s = 0.2 * report.wall_s  # a fifth of the run held back by other processes: it wanted the core
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907" and "wanted a whole core" in v.sentence
+
+
 def test_gil_bound_on_a_saturated_machine() -> None:
     report = timeline(cpu_cores=0.45, busy_threads=4, cores=2)
     for row in report.samples.cpu_per_core:
