@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import sys
 import warnings
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -206,8 +207,30 @@ class ParsedCell:
         return name
 
 
+# A cell is often run again unchanged (tuning a parameter elsewhere, timing it twice): its parse is
+# kept for the last few sources, so a re-run does not pay libcst's parser and code generation again
+# after the cell (libcst's nodes are immutable, so sharing them between analyses is safe).
+_RECENT = 8
+_recent: OrderedDict[str, ParsedCell | ParseFailure | None] = OrderedDict()
+
+
 def parse(source: str) -> ParsedCell | ParseFailure | None:
-    """The cell parsed once; a ParseFailure for code that is not Python; None for another language."""
+    """The cell parsed once; a ParseFailure for code that is not Python; None for another language.
+    The same source asked again gets the same result (the last few sources are kept)."""
+    try:
+        _recent.move_to_end(source)
+        return _recent[source]
+    except KeyError:
+        pass
+    result = _parse(source)
+    if not isinstance(result, ParseFailure):  # a failure may be the moment's (memory, stack depth)
+        _recent[source] = result
+        while len(_recent) > _RECENT:
+            _recent.popitem(last=False)
+    return result
+
+
+def _parse(source: str) -> ParsedCell | ParseFailure | None:
     python = to_python(source)
     if not python.is_python:
         return None
