@@ -61,7 +61,8 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     if not plan.allow_io:
         guard.activate()
     result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
-    out = Outcome(seconds=result.seconds, error=result.error, notes=notes, observed=result.observed)
+    out = Outcome(seconds=result.seconds, error=result.error, notes=notes, observed=result.observed,
+                  cpu_wait_s=result.cpu_wait_s, cpu_s=result.cpu_s)
     out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan, side)
     if out.blocked:
         out.error = None
@@ -92,6 +93,7 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     prepare(ns, record.names)
     compared = compare_with_saved(path, ns, record, result.observed)
     compared.seconds, compared.peak_bytes, compared.peak_how = out.seconds, out.peak_bytes, out.peak_how
+    compared.cpu_s, compared.cpu_wait_s = out.cpu_s, out.cpu_wait_s
     compared.notes = notes + compared.notes + new_names(ns, before, plan, record)
     return compared
 

@@ -93,7 +93,8 @@ class InProcessRunner:
         finally:
             if self.snapshot is not None:
                 self.snapshot.restore()
-        out = Outcome(seconds=result.seconds, error=result.error, timed_out=result.timed_out)
+        out = Outcome(seconds=result.seconds, error=result.error, timed_out=result.timed_out,
+                      cpu_wait_s=result.cpu_wait_s)
         out.observed = result.observed
         out.blocked = guard.STATE.blocked
         if out.blocked:

@@ -16,6 +16,13 @@ grows with the chance that the runs fall apart by luck alone: x1.25 for four run
 three, x3 for two (two runs of a 5 ms cell on that machine fell apart by up to 1.9x). "faster" when
 the widened interval lies above 1.0, "slower" when it lies below, "no measurable difference"
 otherwise; with fewer than two runs of either version, too few to tell.
+
+A busy machine can make one trial copy wait for a CPU far more than the other (a neighbour on its
+core): an identical rewrite once measured 1.8x "faster" that way, its interval 1.3x to 2.1x. So each
+run also reads how long its thread waited, runnable, for a CPU held by another process (Linux's
+scheduler statistics). When the runs waited 5 % of their time or more, the rule is applied again to
+the times less those waits; a difference claimed by the wall times but not by the times the runs
+had a CPU is not claimed: "no measurable difference", and a note says the machine was busy.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ import statistics
 from dataclasses import dataclass
 
 ALPHA = 0.01  # each end of the interval is beyond the true ratio with at most this chance
+WAIT_SHARE = 0.05  # runs that waited this share of their time for a CPU are judged without it too
 MIN_EFFECT = 0.10  # the allowance with enough runs: differences between the trial copies
 # (chance that the two versions' runs fall completely apart by luck, allowance) when it exceeds ALPHA
 FEW_RUNS = ((1 / 70, 1.25), (1 / 20, 1.5), (1 / 6, 3.0))
@@ -65,6 +73,34 @@ def judge(times_b: list[float], times_a: list[float]) -> Timing:
     low, high = ratios[k - 1] / allowance, ratios[-k] * allowance
     verdict = "faster" if low > 1.0 else "slower" if high < 1.0 else "same"
     return Timing(speedup, low, high, verdict, (n, m), allowance)
+
+
+def busy_machine(
+    wall: Timing, times_b: list[float], times_a: list[float], waits_b: list[float | None], waits_a: list[float | None]
+) -> tuple[Timing, str | None]:
+    """``wall`` (the rule on the run times) checked against the times the runs had a CPU: a speedup
+    or slowdown that waiting for a CPU alone explains is not claimed. Returns the verdict to keep,
+    and a note when the waits changed it."""
+    if wall.verdict not in ("faster", "slower") or len(waits_b) != len(times_b) or len(waits_a) != len(times_a):
+        return wall, None
+    if any(w is None for w in waits_b) or any(w is None for w in waits_a):
+        return wall, None
+    had_b = [(t, float(w or 0.0)) for t, w in zip(times_b, waits_b, strict=True)]
+    had_a = [(t, float(w or 0.0)) for t, w in zip(times_a, waits_a, strict=True)]
+    waited = max(w / t for t, w in had_b + had_a if t > 0)
+    if waited < WAIT_SHARE:
+        return wall, None
+    running = judge([max(t - w, 1e-9) for t, w in had_b], [max(t - w, 1e-9) for t, w in had_a])
+    if running.verdict == wall.verdict or running.low is None or running.high is None:
+        return wall, None
+    # the speedup and interval shown are those of the times the runs had a CPU, which the note names
+    kept = Timing(running.speedup, running.low, running.high, "same", wall.runs, running.allowance)
+    return kept, (
+        f"timing: the machine was busy: runs waited up to {waited:.0%} of their time for a CPU held by other "
+        f"processes; by wall time {wall.speedup:.2f}x (interval {wall.low:.2f}x to {wall.high:.2f}x), but "
+        f"by the time they had a CPU {running.speedup:.2f}x (interval {running.low:.2f}x to {running.high:.2f}x): "
+        f"no {wall.verdict} is claimed"
+    )
 
 
 def rank_and_allowance(n: int, m: int) -> tuple[int, float]:

@@ -48,6 +48,17 @@ class RunResult:
     timed_out: bool = False
     peak_bytes: int | None = None
     observed: Observed = field(default_factory=Observed)  # printed output and the exception, for comparing
+    cpu_wait_s: float | None = None  # time the running thread waited, runnable, for a CPU (Linux)
+    cpu_s: float | None = None  # CPU time of the process (every thread) during the run
+
+
+def run_queue_wait() -> float | None:
+    """Seconds this thread has waited, runnable, for a CPU (Linux's schedstat); None elsewhere."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _cuda_sync() -> None:
@@ -62,6 +73,8 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
         tracemalloc.start()
         tracemalloc.reset_peak()
     _cuda_sync()
+    wait0 = run_queue_wait()
+    cpu0 = time.process_time()
     start = time.perf_counter()
     error, timed_out, raised = None, False, None
     # what the cells print is not the user's to read nine times over: it is kept (bounded) to compare, never shown
@@ -82,12 +95,15 @@ def run(code: CodeType, ns: dict[str, Any], timeout_s: float | None, *, trace_me
     except RunTimeout:  # the deadline fired just as the run ended, before it could be disarmed
         timed_out = True
     seconds = time.perf_counter() - start
+    cpu_s = time.process_time() - cpu0
+    wait1 = run_queue_wait()
     take_display(ns)
     peak = None
     if trace_memory:
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
-    return RunResult(seconds, error, timed_out, peak, Observed(out.printed(), err.printed(), raised))
+    waited = wait1 - wait0 if wait0 is not None and wait1 is not None else None
+    return RunResult(seconds, error, timed_out, peak, Observed(out.printed(), err.printed(), raised), waited, cpu_s)
 
 
 class _deadline:

@@ -61,6 +61,7 @@ class Schedule:
         self.peak_how: list[str] = []
         self.times_b: list[float] = []
         self.times_a: list[float] = []
+        self.waits: dict[str, list[float | None]] = {"before": [], "after": []}  # each run's wait for a CPU
 
     @property
     def done(self) -> int:
@@ -108,7 +109,10 @@ class Schedule:
         if counted:
             times_b.append(first_b.seconds)
             times_a.append(first_a.seconds)
+            self.waits["before"].append(first_b.cpu_wait_s)
+            self.waits["after"].append(first_a.cpu_wait_s)
         self.pace.samples_start(first_b.seconds if counted else self.pace.expected_s or first_b.seconds, counted)
+        self._pin_if_one_core(first_b, first_a)
         limits = {"before": max(MIN_TIMEOUT_S, 10 * first_b.seconds), "after": limit}
         rounds, most = 0, r.repeat
         again: list[Outcome] = []  # the original's timed runs: a second run of it masks what varies in its output
@@ -119,14 +123,25 @@ class Schedule:
                 if out is None:
                     return
                 (times_b if side == "before" else times_a).append(out.seconds)
+                self.waits[side].append(out.cpu_wait_s)
                 if side == "before":
                     again.append(out)
             rounds += 1
         observed.settle(r, first_b, first_a, again[0] if again else None)
-        timings(r, times_b, times_a)
+        timings(r, times_b, times_a, self.waits["before"], self.waits["after"])
         cut = self.pace.cut_note(len(times_b), most, counted) if not r.faster else None
         if cut:
             r.notes.append(cut)
+
+    def _pin_if_one_core(self, first_b: Outcome, first_a: Outcome) -> None:
+        """Both versions' timed runs on the same CPU, when each used one core at most."""
+        one_core = all(o.cpu_s is not None and o.cpu_s <= ONE_CORE * max(o.seconds, 1e-9) for o in (first_b, first_a))
+        pin = getattr(self.runner, "pin_timed_runs", None)
+        if one_core and pin is not None and pin():
+            self.result.notes.append(
+                "timing: the timed runs of both versions ran on the same CPU (a machine's CPUs can differ "
+                "in speed, and each version's runs share one process)"
+            )
 
     def _timed(self, side: str, limit: float) -> Outcome | None:
         """One timed run of ``side``; None when it failed (the Comparison then says how)."""
@@ -222,19 +237,31 @@ class Schedule:
         )
 
 
-def timings(result: Comparison, times_b: list[float], times_a: list[float]) -> None:
-    """Medians, p95, spread and the timing rule's verdict (``faster``, its interval) from the runs."""
+ONE_CORE = 1.1  # a first run whose process used at most this many cores is a one-core cell
+
+
+def timings(
+    result: Comparison,
+    times_b: list[float],
+    times_a: list[float],
+    waits_b: list[float | None] | None = None,
+    waits_a: list[float | None] | None = None,
+) -> None:
+    """Medians, p95, spread and the timing rule's verdict (``faster``, its interval) from the runs;
+    with each run's wait for a CPU, a difference that waiting alone explains is not claimed."""
     result.repeat = len(times_b)
     result.before_s = statistics.median(times_b)
     result.after_s = statistics.median(times_a)
     result.before_p50_s, result.after_p50_s = result.before_s, result.after_s
     result.before_p95_s, result.after_p95_s = _p95(times_b), _p95(times_a)
-    judged = noise.judge(times_b, times_a)
+    judged, busy = noise.busy_machine(noise.judge(times_b, times_a), times_b, times_a, waits_b or [], waits_a or [])
     result.speedup = judged.speedup
     result.speedup_low, result.speedup_high, result.faster = judged.low, judged.high, judged.faster
     spread_b = (max(times_b) - min(times_b)) / result.before_s if result.before_s else 0.0
     spread_a = (max(times_a) - min(times_a)) / result.after_s if result.after_s else 0.0
     result.notes.append(noise.sentence(judged))
+    if busy:
+        result.notes.append(busy)
     result.notes.append(f"spread (max-min)/median: before {spread_b:.0%}, after {spread_a:.0%}")
 
 

@@ -59,6 +59,8 @@ class Outcome:
     timed_out: bool = False
     peak_bytes: int | None = None
     peak_how: str = ""
+    cpu_wait_s: float | None = None  # of ``seconds``, waited for a CPU held by another process
+    cpu_s: float | None = None  # CPU time the run's process used (every thread)
     blocked: str | None = None
     crashed: str | None = None  # the trial process died ("killed by signal 11")
     names: list[str] | None = None  # the compared names (set by the original's first run)

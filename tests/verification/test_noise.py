@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -113,3 +114,31 @@ def test_no_measurable_difference_is_said_as_such() -> None:
     )
     legacy = Comparison(equal=True, speedup=1.04, repeat=5)  # made without the rule: judged as before
     assert legacy.better and headline(legacy) == "Results are equal and the rewrite is 1.0x faster."
+
+
+def test_a_difference_that_waiting_for_a_cpu_alone_explains_is_not_claimed() -> None:
+    from aiperf_magic.verification.noise import busy_machine
+
+    b = [0.0050, 0.0051, 0.0049, 0.0050, 0.0052, 0.0050]
+    a = [0.0030, 0.0031, 0.0029, 0.0030, 0.0031, 0.0030]  # 1.7x "faster" by wall time ...
+    waits_b = [t - 0.003 for t in b]  # ... all of it the original's copy waiting for a CPU
+    waits_a = [0.0] * len(a)
+    wall = judge(b, a)
+    assert wall.faster
+    kept, note = busy_machine(wall, b, a, waits_b, waits_a)
+    assert not kept.faster and kept.verdict == "same" and note is not None
+    assert "the machine was busy" in note and "no faster is claimed" in note
+    # a real speedup that also waited is still claimed, and runs that did not wait are judged as before
+    quick = [t / 5 for t in b]
+    assert busy_machine(judge(b, quick), b, quick, waits_b, [0.0] * len(quick))[0].faster
+    assert busy_machine(wall, b, a, [0.0] * len(b), waits_a) == (wall, None)
+    assert busy_machine(wall, b, a, [None] * len(b), waits_a) == (wall, None)  # not measured: as before
+
+
+def test_each_run_reads_its_wait_for_a_cpu() -> None:
+    from aiperf_magic.verification.runner import run, run_queue_wait
+
+    if run_queue_wait() is None:
+        pytest.skip("no scheduler statistics on this system")
+    result = run(compile("sum(range(100_000))", "<cell>", "exec"), {}, None)
+    assert result.cpu_wait_s is not None and 0.0 <= result.cpu_wait_s <= result.seconds + 0.01
