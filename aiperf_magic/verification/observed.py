@@ -43,9 +43,10 @@ NOTHING = (
     "nothing and raises nothing, so the rewrite is not called equal"
 )
 _ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
-# a measured duration as people print it: "2.15 µs", "took 5s", "12.3it/s", "0:00:03" is a time too
+# a measured duration as people print it: "2.15 µs", "took 5s", "12.3it/s", "0:00:03" is a time too;
+# micro as the micro sign (U+00B5) or the Greek mu (U+03BC) that IPython's %time prints
 _DURATION = re.compile(
-    r"\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|it/s|s/it)\b"
+    r"\d+(?:[.,]\d+)?(?:[eE][-+]?\d+)?\s?(?:ns|µs|\u03bcs|us|ms|s|sec|secs|seconds?|min|mins|minutes?|h|hours?|it/s|s/it)\b"
     r"|\b\d+:\d\d(?::\d\d)?(?:\.\d+)?\b"
 )
 _TOKEN = re.compile(r"0x[0-9a-fA-F]+|\d+(?:[.,:]\d+)*(?:[eE][-+]?\d+)?|\w+|\s+|.", re.S)

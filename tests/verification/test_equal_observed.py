@@ -168,6 +168,7 @@ def test_durations_as_people_print_them_read_the_same() -> None:
         ("100%|##########| 10/10 [00:03<00:00, 3.02it/s]", "100%|##########| 10/10 [00:00<00:00, 912.5it/s]"),
         ("epoch 1 took 12s", "epoch 1 took 0.4s"),
         ("CPU times: user 1.2 s, sys: 3 ms, total: 1.21 s", "CPU times: user 20 ms, sys: 0 ns, total: 20 ms"),
+        ("CPU times: user 3 \u03bcs, sys: 1 \u03bcs", "CPU times: user 4 \u03bcs, sys: 2 \u03bcs"),  # IPython's mu
     ]:
         assert without_durations(a) == without_durations(b), (a, b)
     assert without_durations("5 samples, 3 epochs") == "5 samples, 3 epochs"
