@@ -120,7 +120,7 @@ def test_ctrl_c_during_the_work_after_the_cell_stops_it_quietly():
             outputs.append(msg)
             content = msg["content"]
             if interrupt_after and msg["msg_type"] == "stream" and interrupt_after in content.get("text", ""):
-                time.sleep(2.5)  # the body is done: aiperf is profiling frames now
+                time.sleep(1.2)  # the body is done: aiperf is profiling frames now (about 0.1 s each)
                 interrupted_at = time.monotonic()
                 km.interrupt_kernel()
             if msg["msg_type"] == "status" and content["execution_state"] == "idle":
@@ -133,7 +133,7 @@ def test_ctrl_c_during_the_work_after_the_cell_stops_it_quietly():
             "%%aiperf --text --no-gpu --budget 600 --var r\n"
             "import numpy as np, pandas as pd\n"
             "block = np.arange(20_000 * 150).reshape(20_000, 150).astype(object)\n"
-            "for i in range(20):\n"
+            "for i in range(30):\n"
             "    globals()[f'frame{i}'] = pd.DataFrame(block)\n"
             "print('BODY-DONE', flush=True)\n"
         )
@@ -150,7 +150,7 @@ def test_ctrl_c_during_the_work_after_the_cell_stops_it_quietly():
             "", user_expressions={"frames": "len(r.frames)", "threads": "[t.name for t in __import__('threading')"
                                   ".enumerate() if t.name.startswith('aiperf')]"}, timeout=30)
         expressions = check["content"]["user_expressions"]
-        assert 1 <= int(expressions["frames"]["data"]["text/plain"]) < 20  # what was done is in the report
+        assert 1 <= int(expressions["frames"]["data"]["text/plain"]) < 30  # what was done is in the report
         assert expressions["threads"]["data"]["text/plain"] == "[]"
     finally:
         kc.stop_channels()
