@@ -42,7 +42,7 @@ def squares(n, out):
     out.append(total)
 
 results = []
-workers = [threading.Thread(target=squares, args=(3_000_000, results)) for _ in range(3)]
+workers = [threading.Thread(target=squares, args=(8_000_000, results)) for _ in range(3)]
 [w.start() for w in workers]
 [w.join() for w in workers]
 """
