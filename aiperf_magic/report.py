@@ -37,6 +37,14 @@ class Fix:
     # What ``%%aiperf``'s run said about a measure-first fix here ("proposed: the loop walked
     # 1,000,000 items ..."); None outside ``%%aiperf`` or for other fixes.
     evidence_note: str | None = None
+    # A rewrite of a function an earlier cell defined (the measured cell only calls it): ``cell`` names
+    # that cell ("cell [3]", as IPython numbers it), ``cell_source`` is that cell rewritten in full
+    # (what to run there instead; ``diff`` is its diff), ``rebind`` the rewritten definitions alone,
+    # which Try runs before the measured cell so that the cell calls them. ``source`` is then the
+    # measured cell as it is. None / "" for a rewrite of the measured cell itself.
+    cell: str | None = None
+    cell_source: str = ""
+    rebind: str = ""
 
 
 @dataclass
