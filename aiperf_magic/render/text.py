@@ -26,6 +26,7 @@ from .summary import (
 
 BAR_WIDTH = 20
 MAX_HOTSPOTS = 8
+REBIND_LINES = 30  # lines of an earlier cell's rewritten function shown under its finding
 
 
 def render_text(report: Report) -> str:
@@ -76,9 +77,14 @@ def render_text(report: Report) -> str:
             fix = ""
             if f.fix is not None and f.fix.source:
                 fix = f"  [fix: {f.fix.title} ({f.fix.safety})]"
+                if f.fix.cell:  # a rewrite of the function an earlier cell defined: that cell changes
+                    fix = f"  [fix in {f.fix.cell}: {f.fix.title} ({f.fix.safety})]"
                 if f.fix.evidence_note:  # a measure-first rewrite: what this run said about its gain
                     fix += f" ({f.fix.evidence_note})"
             lines.append(f"  {number}. {f.code} {where}: {f.message}{fix}")
+            if f.fix is not None and f.fix.source and f.fix.cell:
+                lines.append(f"     rewritten in {f.fix.cell}:")
+                lines.extend(f"       {text}" for text in f.fix.rebind.rstrip("\n").splitlines()[:REBIND_LINES])
     hidden = hidden_note(report)
     if hidden:
         lines.append(f"({hidden})")

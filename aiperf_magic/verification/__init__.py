@@ -18,6 +18,7 @@ from typing import Any
 from ..cell.source import runnable
 from ..report import Comparison
 from . import outside
+from .clocks import clock_names
 from .compare import TOLERANCES
 from .coverage import sandbox_note
 from .fork import Cancelled, ForkRunner, OutOfMemory, fork_available
@@ -25,6 +26,7 @@ from .inprocess import InProcessRunner
 from .observed import compile_cell, summary
 from .pace import estimate, kernel_note, traces_first
 from .precheck import hints, kernel_changing_lines
+from .rebind import compile_rebind
 from .sandbox import Refused, missing, reads_and_writes, size_of
 from .schedule import FIRST_LIMIT_S, Progress, Schedule, describe_isolation, planned_runs
 from .touched import reachable_globals
@@ -51,6 +53,7 @@ def verify(
     isolation: str = "auto",
     first_line: int = 1,
     budget_s: float | None = None,
+    rebind: str | None = None,
 ) -> Comparison:
     """Run ``before`` and ``after`` from the state in ``namespace``, compare them, time them.
 
@@ -75,6 +78,9 @@ def verify(
     ``"in-process"`` trials (or ``"process"``; default ``"auto"``).
     ``first_line`` is the number the user sees on the first line of ``before`` (2 under a
     ``%%aiperf`` line), so that "line N" in what Try says is the line of the cell as shown.
+    ``rebind`` is the rewritten definitions of functions an earlier cell defined (``Fix.rebind``): they
+    run before each run of ``after`` (untimed), so that the cell calls them; what they bind is not
+    compared (:mod:`.rebind`).
     """
     repeat = max(1, int(repeat))
     # blank lines keep every line number where the user sees it, as IPython does for the magic line
@@ -84,6 +90,7 @@ def verify(
     result = Comparison(equal=False, repeat=repeat, notes=[], isolation="process", runs=0)
     try:
         codes = {"before": _compile(py_before, "before"), "after": _compile(py_after, "after")}
+        rebind_code, rebind_names = compile_rebind(rebind) if rebind else (None, set())
     except SyntaxError as exc:
         result.error = f"{type(exc).__name__}: {exc}"
         return result
@@ -97,16 +104,18 @@ def verify(
             "run the cells that define them first"
         )
         return result
+    clocks = clock_names(py_before) & clock_names(py_after)  # start = time.time(): differs in any two runs
     plan = Plan(
         codes=codes,
         namespace=namespace,
         inputs=inputs,
         # what either version binds, reads or can change through the functions it calls (touched.py)
-        candidates=(writes_b - loop_only - {"_"})
-        | {n for n in reads_b if n in namespace}
-        | {n for n in writes_a - loop_a if n in namespace}
-        | reachable_globals(namespace, list(codes.values())),
-        loop_names=loop_only | loop_a,
+        candidates=((writes_b - loop_only - {"_"})
+                    | {n for n in reads_b if n in namespace}
+                    | {n for n in writes_a - loop_a if n in namespace}
+                    | reachable_globals(namespace, [*codes.values(), *([rebind_code] if rebind_code else [])]))
+        - rebind_names - clocks,
+        loop_names=loop_only | loop_a | clocks,  # never compared
         compare=list(compare) if compare is not None else None,
         allow_io=allow_io,
         lines={
@@ -114,6 +123,8 @@ def verify(
             "after": {h.line: h.what for h in hints(after, py_after)},
         },
         trace_first=traces_first(expected_s),
+        rebind=rebind_code,
+        rebind_names=rebind_names,
     )
     can_fork, why = fork_available()
     reached = outside.first(namespace, py_before, py_after, in_process=isolation == "in-process" or not can_fork)
@@ -173,6 +184,9 @@ def verify(
     if result.blocked:
         result.notes.append(_blocked_advice(result, plan, repeat))
     elif not result.refused:
+        if clocks:
+            result.notes.append(f"not compared: {', '.join(sorted(clocks))} (clock readings: they differ "
+                                "between any two runs)")
         result.notes += [
             describe_isolation(result, plan),
             *([differs] if differs else []),

@@ -14,6 +14,7 @@ import traceback
 
 from . import guard, isolate, landlock, sqlite_guard
 from .observed import Observed
+from .rebind import rebinding
 from .runner import run
 from .touched import compared_names, deleted, ids, new_names, prepare, rebound
 from .trial import (
@@ -60,7 +61,11 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     before = ids(ns) if first else {}
     if not plan.allow_io:
         guard.activate()
-    result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
+    try:
+        with rebinding(plan.rebind if side == "after" else None, ns):
+            result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
+    except Exception as exc:  # the rewritten definitions themselves raised (run() never raises for the cell)
+        return Outcome(error=_definitions_failed(exc), notes=notes, blocked=guard.STATE.blocked)
     out = Outcome(seconds=result.seconds, error=result.error, notes=notes, observed=result.observed,
                   cpu_wait_s=result.cpu_wait_s, cpu_s=result.cpu_s)
     out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan, side)
@@ -139,6 +144,11 @@ def _last_cell_line(error: str, side: str) -> int | None:
             except (IndexError, ValueError):
                 continue
     return found
+
+
+def _definitions_failed(exc: BaseException) -> str:
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return "the rewritten definitions raised before the cell ran:\n" + text
 
 
 def crash_outcome(exc: BaseException) -> Outcome:

@@ -20,6 +20,7 @@ from typing import Any
 
 from . import guard, sqlite_guard
 from .compare import is_handle
+from .rebind import rebinding
 from .restore import Snapshot
 from .runner import run
 from .sandbox import Refused, copy_value, sandbox
@@ -83,7 +84,8 @@ class InProcessRunner:
         trace = first and self.plan.trace_first and not cuda_peak and not holds_tensors(ns, self.plan.inputs)
         before, kernel_before = (ids(ns), ids(self.plan.namespace)) if first else ({}, {})
         try:
-            with self._guard():
+            with self._guard(), rebinding(self.plan.rebind if side == "after" else None, self.plan.namespace, ns,
+                                          self.plan.rebind_names):
                 result = run(self.plan.codes[side], ns, limit, trace_memory=trace)
                 if first and not result.timed_out:  # inside the guard: reading iterators runs user code
                     try:

@@ -48,6 +48,10 @@ class Plan:
     # then the growth of the fresh copy's resident memory, and that run is a timing sample too
     trace_first: bool = True
     loop_names: set[str] = field(default_factory=set)  # loop variables: never compared
+    # the rewritten definitions of an earlier cell's functions, run before each run of the rewrite
+    # (:mod:`.rebind`), and the names they bind
+    rebind: CodeType | None = None
+    rebind_names: set[str] = field(default_factory=set)
 
 
 @dataclass

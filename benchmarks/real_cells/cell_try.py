@@ -68,7 +68,8 @@ def try_cell(shell: Any, cell: Cell, repeat: int) -> dict[str, Any]:
         out["reasons"] = [f"{f.code}@{f.line}: {f.fix.reason}" for f in shown if f.fix and not f.fix.source
                           and f.fix.reason]
         for finding in [f for f in shown if f.fix is not None and f.fix.source][:MAX_TRIES]:
-            options = {"first_line": report.cell_line(1), "expected_s": report.wall_s or None}
+            options = {"first_line": report.cell_line(1), "expected_s": report.wall_s or None,
+                       "rebind": finding.fix.rebind or None}  # a rewrite of an earlier cell's function
             c = verify(report.source, finding.fix.source, shell.user_ns, repeat=repeat, **options)
             allow_io = False
             if c.blocked:
@@ -78,7 +79,8 @@ def try_cell(shell: Any, cell: Cell, repeat: int) -> dict[str, Any]:
             out["tries"].append(comparison_row(finding, c, allow_io))
             # the rewrite of a labelled trap (the code on one of its lines), or of another shown finding
             out["tries"][-1]["trap"] = any(t.accepts(finding.code, finding.line) for t in cell.traps)
-            out["tries"][-1]["source"] = finding.fix.source
+            out["tries"][-1]["source"] = finding.fix.cell_source or finding.fix.source
+            out["tries"][-1]["cell"] = finding.fix.cell
         return out
     except Exception:
         return {**out, "error": traceback.format_exc(limit=3)}

@@ -13,7 +13,7 @@ from IPython.core.error import UsageError
 
 from ...apply.bridge import cell_text
 from ..subcommands import ADDRESS, CommandContext, Parser, finding_at, last_report
-from .fixes import ensure_fix
+from .fixes import ensure_fix, tried_key
 
 
 def apply_command(ctx: CommandContext, argv: list[str]) -> None:
@@ -27,9 +27,14 @@ def apply_command(ctx: CommandContext, argv: list[str]) -> None:
     if fix is None or not fix.source:
         why = fix.reason if fix is not None and fix.reason else "this rule offers no automatic rewrite"
         raise UsageError(f"Finding {n} ({finding.code}) has no rewrite: {why}.")
+    note = _tried_note(ctx.state.comparisons.get(tried_key(fix)), fix.safety)
+    if fix.cell:  # the rewrite is of a function an earlier cell defined: its definition, for that cell
+        ctx.shell.set_next_input(fix.rebind, replace=False)
+        print(f"Inserted the rewritten definition for finding {n} ({finding.code}: {fix.title}) as the next cell: "
+              f"it replaces the one in {fix.cell}. Put it there (or run it here), then run this cell again.{note}")
+        return
     # replace=False: a new cell below, so nothing the user wrote is overwritten.
     ctx.shell.set_next_input(cell_text(report, fix.source), replace=False)
-    note = _tried_note(ctx.state.comparisons.get(fix.source), fix.safety)
     print(f"Inserted the rewrite for finding {n} ({finding.code}: {fix.title}) as the next cell.{note}")
 
 

@@ -68,6 +68,11 @@ def ensure_fix(report: Report, finding: Finding, namespace: dict[str, Any] | Non
         finding.fixable = bool(finding.fix and finding.fix.source)
 
 
+def tried_key(fix: Any) -> str:
+    """What a Try is remembered by: the rewritten cell (the earlier cell's, for a fix of its function)."""
+    return fix.cell_source or fix.source
+
+
 def _try_parser() -> Parser:
     parser = Parser(prog="%aiperf try", add_help=False)
     parser.add_argument("address", metavar=ADDRESS)
@@ -108,10 +113,11 @@ def try_command(ctx: CommandContext, argv: list[str]) -> Comparison:
         expected_s=report.wall_s or None,
         first_line=report.cell_line(1),
         budget_s=float("inf") if asked else None,  # the runs the user asked for, however long
+        rebind=finding.fix.rebind or None,  # a rewrite of an earlier cell's function: the cell calls it
     )
     comparison.finding_code = finding.code
     comparison.title = finding.fix.title + ("" if finding.fix.safety == "safe" else " (unsafe)")
-    ctx.state.comparisons[finding.fix.source] = comparison  # `%aiperf apply` says what Try proved
+    ctx.state.comparisons[tried_key(finding.fix)] = comparison  # `%aiperf apply` says what Try proved
     return comparison
 
 
@@ -175,6 +181,9 @@ def fix_command(ctx: CommandContext, argv: list[str]) -> CellFix:
             continue
         if not f.fix.source:
             skipped.append(f"{f.code} line {report.cell_line(f.line or 0)}: {f.fix.reason}")
+        elif f.fix.cell:
+            skipped.append(f"{f.code} line {report.cell_line(f.line or 0)}: its rewrite is of {f.fix.cell}, which "
+                           f"defines the function; %aiperf apply {report.findings.index(f) + 1} inserts it")
         elif f.fix.safety != "safe" and not args.unsafe:
             skipped.append(f"{f.code} line {report.cell_line(f.line or 0)}: unsafe fix ({f.fix.title}); "
                            "add --unsafe to include it")

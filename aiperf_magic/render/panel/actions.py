@@ -245,6 +245,8 @@ class FixAction:
             "first_line": self.ctx.report.cell_line(1),
             "expected_s": self.ctx.report.wall_s or None,  # sizes the Try to the cell's time
         }
+        if self.fix.rebind:  # a rewrite of an earlier cell's function: the trials rebind it, then run this cell
+            options["rebind"] = self.fix.rebind
         if not self.ctx.tries_in_background():
             self._run(options)
             return

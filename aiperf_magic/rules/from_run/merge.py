@@ -22,6 +22,7 @@ from ...report import Finding, Fix, Hotspot, Report
 from ..engine import Analysis
 from ..facts import unwrap_iterable
 from ..fixing import edits_for, to_fix
+from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
 from .helpers import caller_of, helper_sites, top_function
@@ -30,7 +31,7 @@ from .loading import blocking_io, cpu_threads, loader_loop
 from .models import model_autograd, model_dispatch
 from .numbers import numeric_loop
 from .quoted import quote_time
-from .run import Explained, Run
+from .run import MISSING, Explained, Run
 from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, applied_sites, sites_of
 
@@ -131,7 +132,7 @@ def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None,
         node = ex.node if ex.site.code is run.cell else None
         if node is not None:
             analysis.nodes[id(finding)] = node
-        _fix(analysis, finding, node, ex, rule.fixer is not None)
+        _fix(analysis, run, finding, node, ex, rule.fixer is not None)
     if ex.advice is not None and finding.message == rule.message:
         finding.message = ex.advice  # a static rule's own words are kept: they name this code
     finding.message = f"{sentence}. {finding.message}"
@@ -141,22 +142,28 @@ def _place(analysis: Analysis, run: Run, ex: Explained, caller: Hotspot | None,
     return finding
 
 
-def _fix(analysis: Analysis, finding: Finding, node: cst.CSTNode | None, ex: Explained, fixable: bool) -> None:
+def _fix(analysis: Analysis, run: Run, finding: Finding, node: cst.CSTNode | None, ex: Explained,
+         fixable: bool) -> None:
     if not fixable:
         return
     if ex.fix_reason is not None:
         finding.fix = Fix(title=all_rules()[finding.code].fix_title, reason=ex.fix_reason)
         finding.fixable = False
         return
-    if node is None:
-        function = top_function(ex.site.hottest.function) or "the function"
-        title = all_rules()[finding.code].fix_title
-        finding.fix = Fix(title=title, reason=f"the loop is in {function}, defined in {ex.site.code.where}: "
-                          "its rewrite belongs there")
-        finding.fixable = False
+    if node is None:  # the loop is in a function of elsewhere: rewritten there, when it is an earlier cell
+        code = ex.site.code
+        finding.fix = fix_in_earlier_cell(finding, analysis.source, code.cell, code.facts, ex.node, code.where,
+                                          ex.site.hottest.file, run.namespace, lambda name: _argument(run, ex, name))
+        finding.fixable = bool(finding.fix.source)
         return
     finding.fix = to_fix(analysis, finding, edits_for(analysis, finding))
     finding.fixable = bool(finding.fix.source)
+
+
+def _argument(run: Run, ex: Explained, name: str) -> object:
+    """What the cell's call bound to a parameter of the function holding the site, or None."""
+    value = run.live(ex.site, name)
+    return None if value is MISSING else value
 
 
 def _position(run: Run, ex: Explained, caller: Hotspot | None) -> tuple[int, int, int, int] | None:
