@@ -32,6 +32,8 @@ PER_ROW_CALLEES = ("_LocationIndexer.", "_iLocIndexer.", "_LocIndexer.", "_AtInd
                    "Series._get_value", "DataFrame._get_value", "NDFrame.__getattr__")
 APPLY_CALLEES = ("DataFrame.apply", "Series.apply", "Series.map", "DataFrame.map", "DataFrame.applymap", "frame_apply",
                  "FrameApply.", "SeriesApply.", "Series.__getitem__")
+# Python's own scalar helpers: one number per call, the work a vectorised draw does for all at once
+SCALAR_CALLEES = ("Random.",)
 NETWORK_CALLEES = ("urlopen", "get", "post", "put", "request", "Session.", "HTTPConnection.", "HTTPResponse.",
                    "recv", "recv_into", "readinto", "SSLSocket.", "create_connection", "getaddrinfo")
 
@@ -65,6 +67,8 @@ def _kind(label: str, types: str) -> str:
         return "pandas"
     if _starts(label, WAIT_CALLEES):
         return "wait"
+    if _starts(label, SCALAR_CALLEES):
+        return "python"  # random.randint per step: Python computing one number
     if "." not in label and "numpy" in types:
         return "numpy"  # NumPy's functions are plain names (sum, _mean): a call on the line's arrays
     if "torch" in types:

@@ -21,7 +21,8 @@ import libcst as cst
 from ...cell.tree import walk_all
 from ...sizing import describe, kind
 from ..exprs import is_scalar_arithmetic, names_used
-from ..facts import Loop, unwrap_iterable
+from ..facts import Loop, Scope, unwrap_iterable
+from .callers import argument_text, inlined_seconds, loops_above
 from .logic import numbers_only
 from .run import MISSING, Explained, Run
 from .shapes import work_shares
@@ -44,25 +45,33 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
     loop = site.loop
     if loop is None:
         return builtin_reduction(site, run)
-    if loop.kind == "while" or not loop.targets or not counts(site) or _own(site) < OWN_SHARE:
+    if loop.kind == "while" or not loop.targets or not counts(site) or _own(site, run) < OWN_SHARE:
         return None
     work = work_shares(site)
     if work.get("python", 0.0) + work.get("numpy", 0.0) < 0.6:
         return None  # the time went into a model, pandas, a loader, waits: not one element at a time
-    if carried(loop):
+    total = running_total(loop)
+    if total is None and carried(loop):
         return None  # a recurrence: each step needs the last
     targets = frozenset().union(*(outer.targets for outer in loop.ancestors() if outer.scope is loop.scope))
     element = _element_access(site, run, loop, targets)
-    arithmetic = element is None and _walks_numbers(site, loop) and _number_work(site, loop, targets)
+    arithmetic = element is None and (total is not None or (
+        _walks_numbers(site, run, loop) and _number_work(site, loop, targets)))
     if element is None and not arithmetic:
         return None
     n = site.loop_count
-    repeated = loop.parent is not None or _called_in_a_loop(run, loop)
+    # a loop in a function: the run's callers say whether loops called it, and how many times
+    stacked, calls = loops_above(run, _function_name(loop)) if site.code is not run.cell else (False, None)
+    if stacked and n is not None and calls is not None and n * calls < MIN_ITERATIONS:
+        return None  # a few whole-array steps per call, over few calls: not one element at a time
+    repeated = loop.parent is not None or stacked or _called_in_a_loop(run, loop)
     if not repeated and ((n is None and site.share < ALONE_SHARE) or (n is not None and n < MIN_ITERATIONS)):
         return None
     if work.get("numpy", 0.0) >= 0.3:
         label = next((c for c, _ in site.callees().most_common() if "." not in c), "a NumPy function")
         what = f"a NumPy call ({label}) for one element at a time"
+    elif total is not None:
+        what = f"a running total ({total}) kept one step at a time, each step stored: a cumulative sum does it"
     else:
         what = "Python arithmetic on one element at a time" if element else "Python arithmetic on each number it walks"
     loop_text = site.loop_text
@@ -70,9 +79,21 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
         described = f" ({element[1]})" if element[1] and element[1] not in (loop_text or "") else ""
         what = what.replace("one element at a time", f"one {element[2]} of {element[0]}{described} at a time")
     how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
+    if stacked and calls is not None:
+        how += f", in a function the run saw called {calls:,} times or more from loops"
+    elif stacked:
+        how += ", in a function the run saw called from loops"
     evidence = f"{run.took(site)}: {what}{how}"
     advice = TENSOR_ADVICE if element is not None and _tensor(site, run, element[0]) else None
-    return Explained("AIP201", site, loop.node, evidence, {"iterations": n}, advice=advice)
+    numbers = {"iterations": n, "calls": calls, "total_iterations": n * calls if n and calls else None}
+    return Explained("AIP201", site, loop.node, evidence, numbers, advice=advice)
+
+
+def _function_name(loop: Loop) -> str:
+    scope: Scope | None = loop.scope
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    return scope.node.name.value if scope is not None and isinstance(scope.node, cst.FunctionDef) else ""
 
 
 def _tensor(site: Site, run: Run, name: str) -> bool:
@@ -81,21 +102,31 @@ def _tensor(site: Site, run: Run, name: str) -> bool:
     return kind(live) == "tensor" if live is not MISSING else site.type_of(name) == "torch.Tensor"
 
 
-def _own(site: Site) -> float:
-    """The share of the site's time on its own lines; 1.0 when not recorded (a Report from before)."""
+def _own(site: Site, run: Run) -> float:
+    """The share of the site's time on its own lines, or in loop-free functions of the user they
+    call (one call per item: ``Z[i, h, w, c] = conv_single_step(window, W, b)``); 1.0 when not
+    recorded (a Report from before)."""
     total, own = sum(h.seconds for h in site.lines), sum(h.own_seconds for h in site.lines)
-    return own / total if total > 0 and own > 0 else 1.0
+    if not (total > 0 and own > 0):
+        return 1.0
+    return min(1.0, (own + inlined_seconds(run, site)) / total)
 
 
-def carried(loop: Loop) -> bool:
+def carried(loop: Loop, stored: frozenset[str] = frozenset()) -> bool:
     """The loop carries a value from one iteration to the next: a name it assigns that it reads
     before assigning it (``m = j`` after ``a[j] < a[m]``, ``x = x + v * dt``), a total it also reads
-    (``if count > k``), an array it writes while reading it (``out[i] = out[i - 1] + x[i]``, a swap)."""
+    (``if count > k``), an array it writes while reading it (``out[i] = out[i - 1] + x[i]``, a swap).
+    Totals in ``stored`` may be stored each step (``walk.append(position)``, ``out[i] = total``):
+    that reads them only to keep them, as a cumulative sum does."""
     node = loop.node
     if not isinstance(node, (cst.For, cst.While)):
         return False
     events: list[tuple[str, set[str]]] = []  # in source order: "read", "write" or "total" names
     for sub in walk_all(node.body):
+        kept = _stores(sub, stored)
+        if kept is not None:
+            events.append(("read", names_used(kept)))
+            continue
         if isinstance(sub, cst.Assign):
             value = names_used(sub.value)
             events.append(("read", value))
@@ -121,6 +152,38 @@ def carried(loop: Loop) -> bool:
     return False
 
 
+def _stores(node: cst.CSTNode, totals: frozenset[str]) -> cst.CSTNode | None:
+    """``walk.append(position)`` or ``out[i] = position`` with ``position`` in ``totals``: the
+    statement only keeps the total; the node returned holds what else it reads (the list, the index)."""
+    if not totals:
+        return None
+    if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+        call = node.value
+        if (isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" and len(call.args) == 1
+                and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value in totals):
+            return call.func.value
+    if (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Subscript)
+            and isinstance(node.value, cst.Name) and node.value.value in totals):
+        return node.targets[0].target
+    return None
+
+
+def running_total(loop: Loop) -> str | None:
+    """A total the loop adds to (``position += step``) and stores at every step
+    (``walk.append(position)``), reading it nowhere else: a cumulative sum, written one step at a
+    time. None when there is none, or when the loop carries anything else from step to step."""
+    node = loop.node
+    if not isinstance(node, cst.For):
+        return None
+    totals = {sub.target.value for sub in walk_all(node.body) if isinstance(sub, cst.AugAssign)
+              and isinstance(sub.operator, _ACCUMULATE) and isinstance(sub.target, cst.Name)}
+    for name in sorted(totals):
+        stored = frozenset({name})
+        if any(_stores(sub, stored) is not None for sub in walk_all(node.body)) and not carried(loop, stored):
+            return name
+    return None
+
+
 def _writes_what_it_reads(target: cst.BaseExpression, value: set[str], events: list[tuple[str, set[str]]]) -> bool:
     if isinstance(target, (cst.Tuple, cst.List)):
         return any(_writes_what_it_reads(e.value, value, events) for e in target.elements)
@@ -144,11 +207,14 @@ def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -
         if not isinstance(node, cst.Subscript):
             continue
         base: cst.BaseExpression = node
-        indexed, indices = False, 0
+        indexed, indices, one = False, 0, True
         while isinstance(base, cst.Subscript):
             indexed = indexed or any(names_used(el) & targets for el in base.slice)
+            one = one and all(_picks_one(site, el, targets) for el in base.slice)
             indices += len(base.slice)
             base = base.value
+        if not one:
+            continue  # a slice (``data[i:i + 8]``) or a list of indices (``X[cluster]``): many items at once
         if indexed and isinstance(base, cst.Name) and _numeric(site, run, base.value):
             written = isinstance(cell.parent(node), cst.AssignTarget)
             found.append((not written, site.size_of(base.value) or 0, base.value, indices))
@@ -157,6 +223,17 @@ def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -
     _, _, name, indices = max(found)
     described = site.described(name) or ""
     return name, described, "row" if indices == 1 and re.search(r"\(\S+ x \S+\)$", described) else "element"
+
+
+def _picks_one(site: Site, element: cst.SubscriptElement, targets: frozenset[str]) -> bool:
+    """An index that picks one position: not a slice, not a loop variable the run saw holding
+    several indices (a list, an array)."""
+    if not isinstance(element.slice, cst.Index):
+        return False
+    for name in names_used(element.slice.value) & targets:
+        if site.type_of(name) in ("list", "tuple", *NUMERIC_TYPES) and (site.size_of(name) or 0) > 1:
+            return False
+    return True
 
 
 def _numeric(site: Site, run: Run, name: str) -> bool:
@@ -172,13 +249,23 @@ def _numbers_text(described: Any) -> bool:
     return any(f" {word}" in text for word in ("int", "float"))
 
 
-def _walks_numbers(site: Site, loop: Loop) -> bool:
-    """The loop walks numbers: a range, a list of numbers, a 1-D array or tensor."""
+def _walks_numbers(site: Site, run: Run, loop: Loop) -> bool:
+    """The loop walks numbers: a range, a list of numbers, a 1-D array or tensor, or ``zip`` (or
+    ``enumerate``) of such, as the run saw them (a parameter: on the line that passed it)."""
     text = site.loop_text or ""
     it = unwrap_iterable(site.code.facts, loop.iter)
-    ranged = isinstance(it, cst.Call) and site.code.facts.names.qname(it.func) == "builtins.range"
-    return ranged or text.startswith("range(") or "range of" in text or (
-        _numbers_text(text) and " x " not in text and "tuple" not in text)
+    qname = site.code.facts.names.qname(it.func) if isinstance(it, cst.Call) else None
+    if qname in ("builtins.zip", "builtins.enumerate") and isinstance(it, cst.Call) and it.args:
+        walked = it.args if qname == "builtins.zip" else it.args[:1]
+        names = [a.value.value for a in walked if isinstance(a.value, cst.Name) and not a.star]
+        return len(names) == len(walked) and all(_flat_numbers(site.described(n) or argument_text(run, site, n))
+                                                 for n in names)
+    return qname == "builtins.range" or text.startswith("range(") or "range of" in text or _flat_numbers(text)
+
+
+def _flat_numbers(text: str | None) -> bool:
+    """A description of numbers in one dimension ("list of 100 int", "ndarray of 9 float64")."""
+    return bool(text) and _numbers_text(text) and " x " not in (text or "") and "tuple" not in (text or "")
 
 
 def _number_work(site: Site, loop: Loop, targets: frozenset[str]) -> bool:
