@@ -45,6 +45,7 @@ class Fix:
     cell: str | None = None
     cell_source: str = ""
     rebind: str = ""
+    cell_ran: str = ""  # that cell's text as it ran: Apply replaces the cell above that still holds it
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 The JupyterLab 4 / Notebook 7 extension (``labextension/``) listens on the comm target
 ``aiperf_magic``. Each edit opens one comm whose open message carries the request
-``{op, cell_id, source, expect, path, session}``: ``path`` and ``session`` name the notebook the
+``{op, cell_id, source, expect, path, session}`` (and ``above``, ``above_name`` for an edit of an earlier
+cell): ``path`` and ``session`` name the notebook the
 cell ran in (:mod:`.origin`), so that a copied notebook with the same cell ids is never edited in
 its place. The extension answers ``{ok, reason, new_cell_id, path}`` and closes the comm; it undoes
 only edits it made itself. Replies arrive as kernel messages after the widget callback that asked
@@ -29,7 +30,9 @@ from .origin import ORIGINS, Origin, Origins, ParentSource, kernel_parent, paren
 
 COMM_TARGET = "aiperf_magic"
 REPLY_TIMEOUT_S = 5.0
-OPS = ("replace", "insert_below", "undo", "run")  # run: run the cell again if it holds `expect`
+# run: run the cell again if it holds `expect`; replace_above: replace the nearest cell above that holds
+# `above` (the earlier cell that defines a function the cell calls) with `source`
+OPS = ("replace", "insert_below", "replace_above", "undo", "run")
 DEFAULT_MAGIC_LINE = "%%aiperf"
 
 NO_CELL_ID = (
@@ -110,9 +113,13 @@ class Bridge:
         on_done: Callable[[Reply], None],
         *,
         notebook: Origin | None = None,
+        above: str | None = None,
+        above_name: str | None = None,
     ) -> None:
         """Ask the notebook for one edit. ``notebook`` names where the cell ran; by default the
-        notebook recorded when the cell ran (the one whose panel was clicked, if it ran in several)."""
+        notebook recorded when the cell ran (the one whose panel was clicked, if it ran in several).
+        ``above`` (for ``replace_above``) is the text the earlier cell to replace ran with, and
+        ``above_name`` how the user knows it ("cell [3]")."""
         if op not in OPS:
             raise ValueError(f"op must be one of {OPS}, not {op!r}")
         if not cell_id:
@@ -149,6 +156,8 @@ class Bridge:
 
         origin = notebook or self.origins.lookup(cell_id, parent_session(self._parent())) or Origin()
         payload = {"op": op, "cell_id": cell_id, "source": source, "expect": expect, **origin.fields()}
+        if above is not None:
+            payload.update(above=above, above_name=above_name)
         comm = self._open_comm(target_name=COMM_TARGET, data=payload)
         comm.on_msg(on_msg)
         comm.on_close(on_close)

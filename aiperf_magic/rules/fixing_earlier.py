@@ -62,6 +62,8 @@ def fix_in_earlier_cell(
     if not _same_function(namespace.get(name), file, cell, function):
         return Fix(title=title, reason=f"{elsewhere}; {name} was defined again since, so that cell's "
                                        "rewrite would not be the function this cell calls")
+    cell, facts, node = _as_typed(where, cell, facts, node, namespace)
+    function = _function_of(cell, node) or function
     cell, facts, node = _with_arguments(cell, facts, node, function, namespace, argument)
     try:
         with bound_names(facts.names.bound_to, facts.names.holds):
@@ -83,7 +85,7 @@ def fix_in_earlier_cell(
         return Fix(**kept, reason=f"{elsewhere}; the rewrite changes more of {where} than definitions, "
                                   "which running it again would redo")
     return Fix(**kept, source=measured, diff=unified_diff(cell.source, new, name=where), cell=where,
-               cell_source=new, rebind=rebind)
+               cell_source=new, rebind=rebind, cell_ran=cell.source)
 
 
 def _with_arguments(cell: ParsedCell, facts: Facts, node: cst.CSTNode, function: cst.FunctionDef,
@@ -109,14 +111,37 @@ def _with_arguments(cell: ParsedCell, facts: Facts, node: cst.CSTNode, function:
             value = value.func.value
         if isinstance(target, cst.Name) and isinstance(value, cst.Name) and value.value in live:
             live.setdefault(target.value, live[value.value])
+    return _reparsed(cell.source, cell, facts, node, {**namespace, **live})
+
+
+def _reparsed(text: str, cell: ParsedCell, facts: Facts, node: cst.CSTNode, namespace: Mapping[str, Any]
+              ) -> tuple[ParsedCell, Facts, cst.CSTNode]:
+    """``text`` parsed with ``namespace``, and the node standing where ``node`` stood; the old parse
+    when no node of its kind stands there."""
     from .engine import prepare_cell  # the same parse and facts as a measured cell's
 
-    again = prepare_cell(cell.source, namespace={**namespace, **live})
+    again = prepare_cell(text, namespace=namespace)
     if again.cell is None or again.facts is None:
         return cell, facts, node
     at = cell.user_range(node)
     same = next((n for n in again.cell.positions if type(n) is type(node) and again.cell.user_range(n) == at), None)
     return (again.cell, again.facts, same) if same is not None else (cell, facts, node)
+
+
+def _as_typed(where: str, cell: ParsedCell, facts: Facts, node: cst.CSTNode, namespace: Mapping[str, Any]
+              ) -> tuple[ParsedCell, Facts, cst.CSTNode]:
+    """The earlier cell as the user typed it (``%load_ext``, ``!pip`` lines and all), from the shell's
+    raw input history; the code IPython compiled (what the sampler's file holds) has those lines
+    turned into calls. Line for line the same, so the node stands where it stood."""
+    try:
+        number = int(where.removeprefix("cell [").rstrip("]"))
+        shell = namespace["get_ipython"]()  # the shell of the kernel the cell ran in
+        raw = shell.history_manager.input_hist_raw[number]
+    except Exception:  # not a kernel's namespace, or no such history entry
+        return cell, facts, node
+    if not isinstance(raw, str) or raw.rstrip("\n") == cell.source.rstrip("\n"):
+        return cell, facts, node
+    return _reparsed(raw, cell, facts, node, namespace)
 
 
 def changed_definitions(old: str, new: str) -> str | None:

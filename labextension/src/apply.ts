@@ -1,19 +1,23 @@
 /**
  * The edits one request may make to a notebook: replace a cell's source, insert a cell below it,
- * undo either, or run the cell again (after Apply, to measure the new code). Every request first checks that the cell still holds the text the kernel expects,
+ * replace an earlier cell above it (the one that defines a function the cell calls, found by the
+ * text it ran with), undo any of them, or run the cell again (after Apply, to measure the new code). Every request first checks that the cell still holds the text the kernel expects,
  * so a cell the user changed after the run is never overwritten; only the notebook the cell ran
  * in is edited (a copied notebook keeps its cells' ids), and Undo only undoes edits this
  * extension made.
  */
 import type { INotebookModel } from '@jupyterlab/notebook';
 
-export type Op = 'replace' | 'insert_below' | 'undo' | 'run';
+export type Op = 'replace' | 'insert_below' | 'replace_above' | 'undo' | 'run';
 
 export interface IRequest {
   op: Op;
   cell_id: string;
   source: string | null;
   expect: string;
+  /** For `replace_above`: the text the earlier cell ran with (the one to replace), and its name. */
+  above?: string;
+  above_name?: string;
   /** The notebook the kernel was started for (absolute, or relative to the server root), or null. */
   path: string | null;
   /** The `session` of the execute request that ran the cell: its notebook's kernel connection. */
@@ -52,14 +56,22 @@ const NOT_OURS =
   'aiperf did not make this edit in this browser window (or it was already undone), so it left ' +
   'the cell as it is. Use Edit > Undo in the notebook instead.';
 
+function aboveMissing(name: string | undefined): string {
+  const which = name ? `The cell that defines the function (${name})` : 'The cell that defines the function';
+  return (
+    `${which} is not above this cell with the code it ran, so nothing was edited ` +
+    '(it was edited since, or it is in another notebook). Edit it by hand, or run %aiperf apply N.'
+  );
+}
+
 /** Validates the untrusted message the kernel sent; returns a refusal reason or the request. */
 export function parseRequest(data: unknown): IRequest | string {
   if (typeof data !== 'object' || data === null) {
     return 'The request is not an object.';
   }
   const d = data as Record<string, unknown>;
-  if (d.op !== 'replace' && d.op !== 'insert_below' && d.op !== 'undo' && d.op !== 'run') {
-    return `Unknown op ${JSON.stringify(d.op)}: expected replace, insert_below, undo or run.`;
+  if (d.op !== 'replace' && d.op !== 'insert_below' && d.op !== 'replace_above' && d.op !== 'undo' && d.op !== 'run') {
+    return `Unknown op ${JSON.stringify(d.op)}: expected replace, insert_below, replace_above, undo or run.`;
   }
   if (typeof d.cell_id !== 'string' || d.cell_id === '') {
     return 'The request names no cell_id.';
@@ -70,8 +82,11 @@ export function parseRequest(data: unknown): IRequest | string {
   if (d.source !== null && d.source !== undefined && typeof d.source !== 'string') {
     return 'The request source must be text.';
   }
-  if ((d.op === 'replace' || d.op === 'insert_below') && typeof d.source !== 'string') {
+  if ((d.op === 'replace' || d.op === 'insert_below' || d.op === 'replace_above') && typeof d.source !== 'string') {
     return 'The request carries no new source.';
+  }
+  if (d.op === 'replace_above' && typeof d.above !== 'string') {
+    return 'The request names no earlier cell text to replace.';
   }
   for (const key of ['path', 'session'] as const) {
     if (d[key] !== undefined && d[key] !== null && typeof d[key] !== 'string') {
@@ -84,7 +99,9 @@ export function parseRequest(data: unknown): IRequest | string {
     source: (d.source as string | null) ?? null,
     expect: d.expect,
     path: (d.path as string | null | undefined) || null,
-    session: (d.session as string | null | undefined) || null
+    session: (d.session as string | null | undefined) || null,
+    ...(typeof d.above === 'string' ? { above: d.above } : {}),
+    ...(typeof d.above_name === 'string' ? { above_name: d.above_name } : {})
   };
 }
 
@@ -198,6 +215,19 @@ export function applyRequest(
     if (req.op === 'run') {
       // Only a cell that still holds the code the panel expects is run: never other text.
       return { ...reply(true, '', null, view.path), run_index: index };
+    }
+    if (req.op === 'replace_above') {
+      // The nearest cell above that still holds the text the function was defined with: any other
+      // cell, or one edited since it ran, is left as it is.
+      for (let i = index - 1; i >= 0; i--) {
+        const earlier = model.cells.get(i);
+        if (earlier.type === 'code' && sameText(earlier.sharedModel.getSource(), req.above ?? '')) {
+          earlier.sharedModel.setSource(req.source ?? '');
+          ledger.record(kernelSession, earlier.id, 'replaced', view.path);
+          return reply(true, '', earlier.id, view.path);
+        }
+      }
+      return reply(false, aboveMissing(req.above_name));
     }
     if (req.op === 'insert_below') {
       const inserted = model.sharedModel.insertCell(index + 1, {

@@ -139,3 +139,24 @@ def test_only_changed_definitions_and_imports_are_rebound() -> None:
     assert changed_definitions(old, new) == "from math import fsum\n@cache\ndef f(v):\n    return fsum(v)\n"
     assert changed_definitions(old, old.replace("np.arange(3)", "np.arange(4)")) is None  # re-running it redoes work
     assert changed_definitions(old, old) is None
+
+
+def test_the_earlier_cell_is_rewritten_as_the_user_typed_it() -> None:
+    typed = "%load_ext aiperf_magic\n" + RECIPROCALS
+    compiled = "get_ipython().run_line_magic('load_ext', 'aiperf_magic')\n" + RECIPROCALS  # what IPython runs
+
+    class History:
+        input_hist_raw = ["", typed]
+
+    class Shell:
+        history_manager = History()
+
+        def run_line_magic(self, *args: str) -> None:
+            return None
+
+    file, ns = define(compiled, 1, {"get_ipython": lambda: Shell()})
+    finding = measured(CALL, ns, "compute_reciprocals", file, (7, 8))
+    assert finding is not None and finding.fix is not None and finding.fix.cell == "cell [1]", finding.fix
+    assert finding.fix.cell_ran == typed  # Apply finds the notebook's cell by this text
+    assert finding.fix.cell_source.startswith("%load_ext aiperf_magic\nimport numpy as np\n")
+    assert "np.asarray(values)" in finding.fix.cell_source and "get_ipython" not in finding.fix.rebind

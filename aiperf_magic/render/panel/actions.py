@@ -159,6 +159,41 @@ class EditAction:
         self.on_change()
 
 
+class EarlierCellEdit(EditAction):
+    """Apply and Undo for a rewrite of the earlier cell that defines a function the measured cell
+    calls: the notebook replaces the nearest cell above the measured one that still holds the text
+    that cell ran with (``Fix.cell_ran``), and Undo puts that text back."""
+
+    def __init__(self, ctx: PanelContext, fix: Fix, *, fallback_hint: str = "") -> None:
+        super().__init__(ctx, fix.source, fallback_hint=fallback_hint)  # old_text: the measured cell as it ran
+        self.name = fix.cell or "the earlier cell"
+        self.ran, self.new_text = fix.cell_ran, fix.cell_source
+
+    def apply(self) -> None:
+        if not self.can_apply:
+            return
+        self.busy = True
+        self.status = ("info", f"Asking the notebook to edit {self.name}…")
+        self.on_change()
+        self.ctx.bridge.request("replace_above", self.ctx.report.cell_id, self.new_text, self.old_text, self._applied,
+                                above=self.ran, above_name=self.name)
+
+    def undo(self) -> None:
+        if self.can_undo:
+            self._send("undo", self.new_cell_id, self.ran, self.new_text, self._undone)
+
+    def _applied(self, reply: Reply) -> None:
+        if reply.ok:
+            self.applied = True
+            self.new_cell_id = reply.new_cell_id  # the edited cell: Undo names it
+            self.status = ("ok", f"Applied to {self.name}, which defines the function. Run {self.name} again, "
+                                 "then this cell, to measure the new code. Undo restores it exactly.")
+        elif reply.reason.startswith("Unknown op"):  # an older extension: it edits only the measured cell
+            reply = replace(reply, reason=f"This notebook extension cannot edit {self.name}: replace the function "
+                                          f"there by hand with the rewrite shown ({self.fallback_hint.strip()})")
+        self._finish(reply)
+
+
 class FixAction:
     """Try, Apply and Undo for one Fix of the measured cell.
 
@@ -182,7 +217,9 @@ class FixAction:
         self.allow_io_offer = False
         self.stoppable = False  # a Try runs beside the kernel: Stop can end it
         self.cancel = threading.Event()
-        self.edit = EditAction(ctx, fix.source, fallback_hint=f"or run  %aiperf apply {n}")
+        hint = f"or run  %aiperf apply {n}"
+        self.edit = EarlierCellEdit(ctx, fix, fallback_hint=hint) if fix.cell else EditAction(ctx, fix.source,
+                                                                                             fallback_hint=hint)
         self.on_change: Callable[[], None] = _nothing
         self.edit.on_change = self._changed
 

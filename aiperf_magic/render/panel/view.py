@@ -18,7 +18,7 @@ from typing import Any
 from ...apply.bridge import Bridge, Reply, cell_text, ran_text
 from ...report import Finding, Report
 from ..frontend import WIDGET_MIME
-from .actions import FixAction, PanelContext, Verify, shared_bridge, slim
+from .actions import EarlierCellEdit, FixAction, PanelContext, Verify, shared_bridge, slim
 from .viewmodel import panel_data
 from .widget import PanelWidget
 
@@ -109,6 +109,10 @@ class Panel:
     def rerun(self) -> None:
         applied = next((a for a in self.actions.values() if a.edit.applied), None)
         if applied is None:
+            return
+        if isinstance(applied.edit, EarlierCellEdit):  # this cell calls the old function until that cell runs
+            self.rerun_status = ("info", f"Run {applied.edit.name} again (it defines the function), then this cell.")
+            self.push()
             return
         self.rerun_status = ("info", "Asking the notebook to run the cell…")
         self.push()
