@@ -1,5 +1,5 @@
 """Why a site cost what it did, continued: batches loaded in the main process (AIP101), pure Python
-in threads (AIP401) and blocking calls one after another (AIP402).
+in threads (AIP401) and blocking calls one after another (AIP402), in a loop or in ``apply``.
 
 These traps spend their time away from the line a static rule flags: a ``DataLoader(...)`` line
 costs nothing, the loop that iterates the loader pays for every ``__getitem__`` and collation; a
@@ -19,8 +19,8 @@ from ..data_loading.datasets import COSTLY, live_cost
 from ..facts import Loop, unwrap_iterable
 from .callees import LOADER_CALLEES, NETWORK_CALLEES, READ_CALLEES
 from .run import MISSING, Explained, Run
-from .shapes import work_shares
-from .sites import Site, counts
+from .shapes import receiver_rows, work_shares
+from .sites import APPLIERS, Site, counts
 
 LOADING_SHARE = 0.15  # of the cell, spent getting the next batch
 USER_WORK_SHARE = 0.1  # of the cell, in the dataset's own Python (``__getitem__``, a collate_fn)
@@ -122,6 +122,32 @@ def blocking_io(site: Site, run: Run) -> Explained | None:
     requests = f", {n:,} requests one after another" if n else ""
     evidence = f"{run.took(site)} waiting on the network{requests}; the process's CPU was {cores:.0%} busy"
     return Explained("AIP402", site, loop.node, evidence, {"requests": n})
+
+
+def blocking_apply(site: Site, run: Run) -> Explained | None:
+    """``df["id"].apply(lambda i: requests.get(...).json())``: pandas calls the function once per
+    element, each call a request that waits for its answer before the next is sent. The run shows
+    the waits on the ``apply`` line (or its lambda's); the rows say how many requests."""
+    if not counts(site) or site.threads > 1:
+        return None
+    cores = run.report.cpu_s / run.wall_s if run.wall_s > 0 else 1.0
+    if cores >= 0.5 or _waits(site, reads=False) < WAIT_SHARE:
+        return None
+    line = site.hottest.line
+    for call in site.code.calls_on(line) + site.code.calls_around(line):
+        if call.method not in APPLIERS or call.receiver is None or not call.node.args:
+            continue
+        root, rows = receiver_rows(site, run, call.receiver)
+        if rows is not None and rows < MIN_REQUESTS:
+            continue
+        each = f"{rows:,} requests, one per row of {root}" if rows is not None else f"one request per row of {root}"
+        evidence = (f"{run.took(site)} waiting on the network: {call.method} sent {each}, each after the last "
+                    f"had answered; the process's CPU was {cores:.0%} busy")
+        why = ("send the requests from a thread pool (concurrent.futures.ThreadPoolExecutor: "
+               f"list(pool.map(function, {root}[...])) keeps the order), then assign the list as the column; "
+               "the rewrite is not offered here")
+        return Explained("AIP402", site, call.node, evidence, {"requests": rows}, at=call.node, fix_reason=why)
+    return None
 
 
 def _waits(site: Site, *, reads: bool) -> float:

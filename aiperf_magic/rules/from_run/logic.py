@@ -1,7 +1,8 @@
 """Whether a function handed to ``apply``/``map`` does only what whole columns can do.
 
 A row-wise ``apply`` is a trap when its function is numbers and conditions: arithmetic, comparisons,
-``if``/``elif`` chains returning values, NumPy or ``math`` functions, rows written and returned
+``if``/``elif`` chains returning values, NumPy or ``math`` functions, pandas' missing-value tests
+(``pd.notnull(row["a"])``: ``fillna``/``where`` on the columns), rows written and returned
 (``row["total"] = ...; return row``), other such functions of the notebook. Those become column
 arithmetic, ``np.where``/``np.select`` or ``pd.cut``. A function that splits, joins or searches
 strings, loops or calls arbitrary code has no whole-column form faster than the call per row: the
@@ -18,6 +19,8 @@ from ..work import definition
 # builtins that work on numbers (and ``map(math.radians, [...])`` in a helper's first line)
 _NUMERIC_BUILTINS = frozenset({"abs", "round", "min", "max", "float", "int", "bool", "pow", "map", "sum", "len"})
 _NUMERIC_MODULES = ("math.", "numpy.", "cmath.", "random.")
+# pandas' missing-value tests, element by element: ``Series.notna()``/``isna()`` do a whole column
+_NULL_TESTS = frozenset({"pandas.notnull", "pandas.isnull", "pandas.notna", "pandas.isna"})
 _OPERATORS = (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp)
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary)
 MAX_DEPTH = 2  # functions called from the function, followed this deep
@@ -111,7 +114,7 @@ def _operands(node: cst.CSTNode) -> list[cst.CSTNode]:
 def _numeric_call(facts: Facts, call: cst.Call, depth: int) -> bool:
     func = call.func
     qname = facts.names.qname(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
-    if qname and qname.startswith(_NUMERIC_MODULES):
+    if qname and (qname.startswith(_NUMERIC_MODULES) or qname in _NULL_TESTS):
         return True
     if isinstance(func, cst.Name):
         if func.value in _NUMERIC_BUILTINS and func.value not in facts.functions:

@@ -148,8 +148,10 @@ def row_apply(site: Site, run: Run) -> Explained | None:
     via = sum(site.hottest.via.values()) / max(1, site.samples)
     if site.applied is None and site.callee_share(APPLY_CALLEES) + via < 0.5:
         return None  # (an applied site's other lines are the function pandas called: all of it is the apply's)
-    # an applied site starts on its call's first line, whichever line of the call was sampled
-    for call in site.code.calls_on(site.first if site.applied else site.hottest.line):
+    # an applied site starts on its call's first line, whichever line of the call was sampled; a
+    # lambda on the line after ``apply(`` is sampled there
+    line = site.first if site.applied else site.hottest.line
+    for call in site.code.calls_on(line) + site.code.calls_around(line):
         if call.method not in ("apply", "map", "applymap") or call.receiver is None or not call.node.args:
             continue
         func = call.node.args[0].value
@@ -169,6 +171,12 @@ def row_apply(site: Site, run: Run) -> Explained | None:
                     f"{rows:,} times, on {root}")
         return Explained("AIP302", site, call.node, evidence, {"rows": rows}, at=call.node)
     return None
+
+
+def receiver_rows(site: Site, run: Run, node: cst.BaseExpression) -> tuple[str, int | None]:
+    """The root name ``apply`` runs on and its rows, when the run read them."""
+    root, receiver = _receiver(site, run, node)
+    return root, (receiver[1] if receiver is not None else None)
 
 
 def _holds_mapping(site: Site, run: Run, func: cst.BaseExpression) -> bool:

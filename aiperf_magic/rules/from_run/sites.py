@@ -51,6 +51,16 @@ class Code:
         rng = self.cell.user_range(node)
         return (rng[0], rng[2]) if rng is not None else None
 
+    def calls_around(self, line: int) -> list[Call]:
+        """Calls written over several lines that hold ``line`` (an ``apply(`` whose lambda is on the
+        next line), innermost first."""
+        held = []
+        for call in self.facts.calls:
+            rng = self.cell.user_range(call.node)
+            if rng is not None and rng[0] < line <= rng[2]:
+                held.append((rng[0], call))
+        return [call for _, call in sorted(held, key=lambda item: -item[0])]
+
     def calls_on(self, first: int, last: int | None = None) -> list[Call]:
         """Calls that start on the lines ``first``..``last``."""
         end = first if last is None else last
