@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cell.source import split_magic_cell
-from ..measure import warmup
+from ..measure import sampler_thread, warmup
 from ..measure.stages import stage_classes
 from .hook import CellHook
 from .magic import AiperfMagics, parse_options
@@ -62,6 +62,7 @@ def unload(shell: Any) -> None:
         if callable(close):
             close()  # auto mode's probes, bridge comms...
     magics.state.extras.clear()
+    sampler_thread.close_shared()  # the cells' sampling thread, parked since the last cell
     transformer = getattr(shell, "_aiperf_transformer", None)
     if transformer in shell.input_transformers_cleanup:
         shell.input_transformers_cleanup.remove(transformer)

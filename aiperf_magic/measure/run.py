@@ -16,6 +16,7 @@ from typing import Any
 
 from ..report import ErrorInfo, Report
 from . import hotspots as _hotspots
+from . import sampler_thread
 from .cellcpu import fill_cpu_profile
 from .hotspots import LineSampler
 from .memory_lines import MemoryRun
@@ -23,6 +24,7 @@ from .probes.base import Probe
 from .probes.cuda import CudaClock
 from .probes.host import children_cpu_s
 from .sampler import Sampler
+from .sampler_thread import SamplerThread
 from .stages import Stage, budget_for, default_stages, run_after
 
 
@@ -49,7 +51,8 @@ class CellRun:
                  cpu_clock: Callable[[], float] = time.process_time,
                  cuda: CudaClock | None = None,
                  children_cpu: Callable[[], float | None] | None = None,
-                 cell_files: dict[str, int] | None = None, memory: MemoryRun | None = None) -> None:
+                 cell_files: dict[str, int] | None = None, memory: MemoryRun | None = None,
+                 ticker: SamplerThread | None = None) -> None:
         self.source = source
         self.user_ns = user_ns if user_ns is not None else {}
         self.options = options or RunOptions()
@@ -78,7 +81,8 @@ class CellRun:
             precise=self.options.memory, hotspots=self.options.hotspots, gpu=self.options.gpu)
         self.sampler = Sampler(probes if probes is not None else default_probes(self.options),
                                interval_s=self.options.interval / 1000.0, clock=clock, lines=lines,
-                               memory=self.memory.sampling)
+                               memory=self.memory.sampling,
+                               ticker=ticker if ticker is not None else sampler_thread.shared())
         self._t0 = self._c0 = 0.0
         self._started_at = 0.0
         self._rss0: int | None = None

@@ -1,4 +1,7 @@
-"""The sampler: one background thread that reads every probe once per tick.
+"""The sampler: a background thread reads every probe once per tick.
+
+The thread is the kernel's shared one when a ``SamplerThread`` is given (``%%aiperf`` cells: started
+once, parked between cells, :mod:`.sampler_thread`), else one of the sampler's own.
 
 Memory stays bounded however long the cell runs: when ``capacity`` rows are kept, every other row is
 dropped and from then on only every 2nd (4th, 8th...) tick is kept. Hotspot counts are aggregated per
@@ -17,6 +20,7 @@ from ..report import GpuSeries, Samples
 from .hotspots import LineSampler
 from .memory_sampling import LineMemory
 from .probes.base import THREAD_PREFIX, Probe
+from .sampler_thread import SamplerThread, shared
 
 # The sampling periods %%aiperf accepts: below half a millisecond the sampler's own reading costs
 # more than the period; above ten seconds a cell gets too few readings to say anything.
@@ -36,7 +40,8 @@ _GPU_COLUMNS = (
 class Sampler:
     def __init__(self, probes: list[Probe], *, interval_s: float = 0.02,
                  clock: Callable[[], float] = time.perf_counter, capacity: int = 3000,
-                 lines: LineSampler | None = None, memory: LineMemory | None = None) -> None:
+                 lines: LineSampler | None = None, memory: LineMemory | None = None,
+                 ticker: SamplerThread | None = None) -> None:
         # a period the thread cannot wait for (infinity, NaN, beyond TIMEOUT_MAX) would end in an
         # OverflowError inside the thread, after the cell started: refuse it here
         if not 0 < interval_s <= threading.TIMEOUT_MAX:
@@ -56,9 +61,13 @@ class Sampler:
         self._last_tick = 0.0
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self.shared_thread = ticker  # the kernel's thread to tick from, when it is free
+        self._serving_ticker: SamplerThread | None = None  # the one ticking now
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self, *, thread: bool = True) -> None:
+        """Start the probes and the ticks: from ``shared_thread`` (the kernel's) when it is free, else
+        from a thread of this sampler's own; ``thread=False``: ticks only by hand (tests)."""
         for probe in self.probes:
             try:
                 probe.start()
@@ -73,13 +82,18 @@ class Sampler:
         if self.memory is not None:
             self._guard_memory(self.memory.start)
         self._t0 = self._last_tick = self.clock()
-        if thread:
+        if thread and self.shared_thread is not None and self.shared_thread.serve(self):
+            self._serving_ticker = self.shared_thread
+        elif thread:
             self._thread = threading.Thread(target=self._loop, name=THREAD_PREFIX + "sampler", daemon=True)
             self._thread.start()
 
     def stop(self) -> Samples:
         """Stop the thread, take one last reading and return the columns."""
         self._stop.set()
+        if self._serving_ticker is not None:
+            self._serving_ticker.release(self)
+            self._serving_ticker = None
         if self._thread is not None:
             self._thread.join()
             self._thread = None
@@ -97,7 +111,13 @@ class Sampler:
 
     @property
     def running(self) -> bool:
+        if self._serving_ticker is not None:
+            return self._serving_ticker.serving is self
         return self._thread is not None and self._thread.is_alive()
+
+    @property
+    def stop_requested(self) -> bool:
+        return self._stop.is_set()
 
     def _loop(self) -> None:
         cpu0 = time.thread_time()
@@ -169,5 +189,8 @@ def _gpu_value(row: dict[str, Any], index: int, name: str) -> Any:
 
 
 def live_threads() -> list[threading.Thread]:
-    """aiperf's own threads still running (tests assert none is left behind)."""
-    return [t for t in threading.enumerate() if t.name.startswith(THREAD_PREFIX) and t.is_alive()]
+    """aiperf's own threads still running (tests assert none is left behind); the kernel's shared
+    sampling thread parked between cells runs nothing and is not one of them."""
+    parked = shared().is_parked
+    return [t for t in threading.enumerate()
+            if t.name.startswith(THREAD_PREFIX) and t.is_alive() and not parked(t)]
