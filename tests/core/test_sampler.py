@@ -242,6 +242,40 @@ def test_missing_nvml_is_a_note_not_an_error():
     assert gpu.notes == ["GPU not sampled: NVML unavailable (OSError: NVML Shared Library Not Found)"]
 
 
+def test_a_system_without_nvml_is_looked_up_once_per_process(monkeypatch):
+    import sys
+
+    from aiperf_magic.measure.probes import gpu as gpu_module
+
+    class LibraryNotFound(Exception):
+        pass
+
+    LibraryNotFound.__name__ = "NVMLError_LibraryNotFound"
+    tries = []
+
+    class Module:
+        def nvmlInit(self):
+            tries.append(1)
+            raise LibraryNotFound("NVML Shared Library Not Found")
+
+    monkeypatch.setitem(sys.modules, "pynvml", Module())
+    monkeypatch.setattr(gpu_module, "_MISSING", None)
+    notes = []
+    for _ in range(3):
+        probe = GpuProbe()
+        probe.start()
+        row = {}
+        probe.sample(row)
+        probe.stop()
+        assert "gpus" not in row
+        notes.append(probe.notes)
+    assert len(tries) == 1  # the later cells did not look for the library again
+    assert notes[0] == notes[1] == notes[2] == [
+        "GPU not sampled: NVML unavailable (NVMLError_LibraryNotFound: NVML Shared Library Not Found)"]
+    GpuProbe(nvml=Module()).start()  # an NVML handed in (a test's) is always tried
+    assert len(tries) == 2
+
+
 def test_gpu_reads_are_throttled_and_repeated_between_reads():
     clock = FakeClock()
     nvml = FakeNVML(n=1)

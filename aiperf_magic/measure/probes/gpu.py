@@ -14,6 +14,9 @@ from typing import Any
 from ...report import GpuInfo
 
 _MIB = 1024 * 1024
+# Why NVML cannot be used in this process, once known for good: no nvidia-ml-py, or no NVML library
+# on the system (no driver). Looking for the library again on every cell cost about 0.2 ms.
+_MISSING: str | None = None
 
 
 class GpuProbe:
@@ -33,6 +36,11 @@ class GpuProbe:
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> None:
+        global _MISSING
+        system = self._nvml is None  # the installed NVML, not one a test injected
+        if system and _MISSING is not None:
+            self._off(_MISSING)
+            return
         try:
             if self._nvml is None:
                 import pynvml
@@ -43,7 +51,10 @@ class GpuProbe:
             count = self._nvml.nvmlDeviceGetCount()
             self._handles = [self._nvml.nvmlDeviceGetHandleByIndex(i) for i in range(count)]
         except Exception as exc:  # ImportError, NVMLError_LibraryNotFound, NVMLError_DriverNotLoaded...
-            self._off(f"GPU not sampled: NVML unavailable ({_describe(exc)})")
+            note = f"GPU not sampled: NVML unavailable ({_describe(exc)})"
+            if system and (isinstance(exc, ImportError) or type(exc).__name__ == "NVMLError_LibraryNotFound"):
+                _MISSING = note  # it will not appear later in this process
+            self._off(note)
             return
         if not self._handles:
             self._off("GPU not sampled: NVML found no GPU")
