@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...cell.parsed import COMPREHENSIONS, ParsedCell
-from ...cell.tree import expect
+from ...cell.tree import assigned_names, expect
 from ...fixes.edits import Edits
 from ..facts import Call, Facts, Loop, Scope
 from ..registry import Hit, fixer_for, rule
@@ -105,9 +105,35 @@ def fix_inference(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | 
         return "the finding is not on a loop, a comprehension or a model call"
     # a comprehension ([model(b) for b in batches]) or a call runs inside its statement: wrap that
     target = node if isinstance(node, (cst.For, cst.While)) else cell.statement(node)
-    why = needs_autograd(cell, target, facts)
+    why = needs_autograd(cell, target, facts) or kept_graph(target, facts)
     if why is not None:  # training code needs the graph: inference_mode would make backward() fail
         return why
     edits = Edits("Wrap the inference in torch.inference_mode()", safety="unsafe")
     edits.wrap[target] = f"{edits.need(cell, 'torch')}.inference_mode()"
     return edits
+
+
+MAX_ITEMS = 100  # items of a kept list or dict looked at for a tensor with a graph
+
+
+def kept_graph(target: cst.CSTNode, facts: Facts) -> str | None:
+    """Why not, when the run shows a name the wrapped code binds or fills still holding a tensor with
+    its autograd graph after the cell (``requires_grad=True``): under ``inference_mode`` it would be
+    a tensor without one, and a later cell's ``backward()`` through it would fail. Without a run
+    (``lint``) nothing is known, and Try shows it."""
+    namespace = facts.names.namespace  # after the run: what the cell left
+    if namespace is None:
+        return None
+    for name in sorted(assigned_names(target)):
+        value = namespace.get(name)
+        if value is not None and _graph_in(value):
+            return (f"after the run {name} holds a tensor with its autograd graph (requires_grad=True), which "
+                    f"inference_mode would drop; keep {name}.detach() (or the numbers you need) if no later cell "
+                    "backpropagates through it, then wrap the loop")
+    return None
+
+
+def _graph_in(value: object) -> bool:
+    items = list(value.values())[:MAX_ITEMS] if isinstance(value, dict) else (
+        list(value[:MAX_ITEMS]) if isinstance(value, (list, tuple)) else [value])
+    return any(getattr(v, "requires_grad", False) is True and type(v).__module__.startswith("torch") for v in items)
