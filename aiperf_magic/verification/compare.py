@@ -225,12 +225,27 @@ class Comparer:
         sa, sb = state_of(a), state_of(b)
         if sa is None or sb is None:
             raise Difference(f"{where}: values of type {type_name(a)} cannot be compared")
+        if is_loader(a) and is_loader(b):  # how a DataLoader loads is not what it yields
+            sa, sb = ({k: v for k, v in s.items() if k not in LOADING} for s in (sa, sb))
         if set(sa) != set(sb):  # their order is how the object was built, not what it holds
             gone, new = sorted(set(sa) - set(sb)), sorted(set(sb) - set(sa))
             raise Difference(f"{where}: attributes {gone} became {new}")
         for k in sa:
             self.eq(sa[k], sb[k], f"{where}.{k}" if k.isidentifier() else f"{where} ({k})")
         return None
+
+
+# A torch DataLoader's options for how it loads (worker processes, pinned memory, prefetching) and
+# its live worker iterator: a rewrite that gives it workers changes these and nothing it yields; its
+# dataset, batch size, sampler, collate function and generator are compared.
+LOADING = frozenset({"num_workers", "pin_memory", "pin_memory_device", "timeout", "worker_init_fn",
+                     "prefetch_factor", "persistent_workers", "_iterator", "_DataLoader__multiprocessing_context",
+                     "multiprocessing_context"})
+
+
+def is_loader(value: Any) -> bool:
+    return any(c.__name__ == "DataLoader" and c.__module__ == "torch.utils.data.dataloader"
+               for c in type(value).__mro__)
 
 
 def _floats_agree_until(a: Any, b: Any, kind: type) -> int:

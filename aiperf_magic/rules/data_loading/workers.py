@@ -124,7 +124,7 @@ def fix_workers(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
         return "the call unpacks *args/**kwargs, which may already set num_workers"
     dataset = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dataset"), None)
     dataset = dataset or (call.args[0].value if call.args and call.args[0].keyword is None else None)
-    draw = random_draw(facts, dataset)
+    draw = random_draw(facts, dataset) or random_state(facts, call, dataset)
     if draw is not None:
         # forked workers start from copies of the main process's NumPy and Python random streams
         return (f"the dataset draws random numbers for each sample ({draw}): in worker processes they come "
@@ -139,3 +139,49 @@ def fix_workers(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
     edits.set_kwarg(call, "num_workers", f"max(1, ({os_name}.cpu_count() or 1) - 1)")
     edits.set_kwarg(call, "persistent_workers", "True")
     return edits
+
+
+# Random streams by type: NumPy's Generator and RandomState, Python's Random, torch's Generator.
+RANDOM_TYPES = frozenset({"numpy.random._generator.Generator", "numpy.random.mtrand.RandomState", "random.Random",
+                          "torch._C.Generator", "torch.Generator"})
+MAX_REACH = 2  # attribute levels below the dataset looked at (the dataset's own, then its members')
+
+
+def random_state(facts: Facts, call: cst.Call, dataset: cst.BaseExpression | None) -> str | None:
+    """A random stream the live dataset holds (``self.rng = np.random.default_rng(0)``, a transform
+    object's own ``Random``), found by its type after the run, whatever its name: each worker
+    process would draw from a copy of it, so the samples would differ from the main process's."""
+    ns = facts.names.namespace
+    if ns is None:
+        return None
+    live = ns.get(dataset.value) if isinstance(dataset, cst.Name) else None
+    if live is None:  # DataLoader(MyDataset(...)): the loader the cell bound holds it
+        names = [t.value for a in facts.assigns if a.value is call for t in a.targets if isinstance(t, cst.Name)]
+        live = next((getattr(ns.get(n), "dataset", None) for n in names if ns.get(n) is not None), None)
+    found = _stream_in(live, "dataset", MAX_REACH, set()) if live is not None else None
+    return f"{found[0]} is a {found[1]}" if found else None
+
+
+def _stream_in(value: object, path: str, depth: int, seen: set[int]) -> tuple[str, str] | None:
+    if id(value) in seen:
+        return None
+    seen.add(id(value))
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if kind in RANDOM_TYPES:
+        return path, kind.replace("._generator", "").replace(".mtrand", "").replace("._C", "")
+    if depth == 0 or isinstance(value, (str, bytes, int, float, type)) or type(value).__module__.startswith(
+            ("numpy", "pandas", "torch")):
+        return None
+    members: list[tuple[str, object]] = []
+    if isinstance(value, dict):
+        members = [(f"{path}[{k!r}]", v) for k, v in list(value.items())[:50]]
+    elif isinstance(value, (list, tuple)):
+        members = [(f"{path}[{i}]", v) for i, v in enumerate(value[:50])]
+    else:
+        members = [(f"{path}.{k}", v) for k, v in list(getattr(value, "__dict__", {}).items())[:50]]
+    below = depth if isinstance(value, (dict, list, tuple)) else depth - 1  # a list of transforms is one level
+    for where, member in members:
+        found = _stream_in(member, where, below, seen)
+        if found:
+            return found
+    return None
