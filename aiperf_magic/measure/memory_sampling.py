@@ -5,18 +5,22 @@ none), or None when it cannot be read at this moment:
 
 - ``RssReader``: the process's resident memory and Linux's ``VmHWM`` (which ``%%aiperf`` resets at
   the start of the cell), both from one read of ``/proc/self/status`` through a descriptor kept
-  open (about 13 µs); psutil's RSS, without a mark, elsewhere.
+  open (10 to 50 µs), the GIL kept; psutil's RSS, without a mark, elsewhere.
 - ``CudaReader``: torch's CUDA allocator, allocated bytes and their peak, summed over the devices;
   only once the user's process has imported torch and initialised CUDA (never imported here).
 - ``TracedReader``: tracemalloc's traced bytes and their peak (``--memory`` without memray).
-- ``MallocReader``: the bytes glibc's allocator has handed out and not taken back (``mallinfo2``,
-  about 8 µs, the GIL kept), without a mark. Resident memory misses what the allocator hands out
+- ``MallocReader``: the bytes glibc's allocator has handed out and not taken back (``mallinfo2``),
+  without a mark. It walks every free block of the heap: a few µs on a tidy heap, 0.1 ms and more
+  on a fragmented one whose blocks the cell's work has pushed out of the CPU's caches, so it runs
+  with the GIL handed back (the user's thread goes on meanwhile) and is read last. Resident memory misses what the allocator hands out
   again from memory the process already holds (a cell re-run after its arrays were deleted), this
   counter misses Python's small objects (in arenas of their own) and memory not yet touched: the
   default mode reads both and gives each line the larger (``memory_lines.py``).
 
 ``LineMemory`` reads them after each tick's line sampling and feeds one ``CounterLines`` per counter
-(:mod:`.memory_counter`). A reader that fails is turned off with a note; the others go on.
+(:mod:`.memory_counter`): first those that keep the GIL, so the user's thread has not moved since
+its lines were read, then the one that hands it back (its value is taken as the call begins). A
+reader that fails is turned off with a note; the others go on.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import tracemalloc
 from typing import Any, Protocol
 
 from .memory_counter import CounterLines, Lines
+from .probes.procfs import pread_keeping_gil
 
 Reading = tuple[int, "int | None"]
 MAX_DEVICES = 16
@@ -36,6 +41,7 @@ class Reader(Protocol):
     label: str
     starts_at_zero: bool  # a counter first read during the cell counted nothing before (CUDA)
     at_request: bool  # it moves when memory is asked for, not as pages are touched (memory_counter.py)
+    releases_gil: bool  # the user's thread runs during the read: read after the others
 
     def read(self) -> Reading | None: ...
 
@@ -46,6 +52,7 @@ class RssReader:
     label = "resident memory"
     starts_at_zero = False
     at_request = False
+    releases_gil = False
 
     def __init__(self, status_path: str = "/proc/self/status", psutil_module: Any = None) -> None:
         self._path = status_path
@@ -66,7 +73,7 @@ class RssReader:
             return int(self._process.memory_info().rss), None
         if self._fd is None:
             self._fd = os.open(self._path, os.O_RDONLY)
-        data = os.pread(self._fd, 1 << 14, 0)
+        data = pread_keeping_gil(self._fd)
         rss = _kib(data, b"VmRSS:")
         return (rss, _kib(data, b"VmHWM:")) if rss is not None else None
 
@@ -92,6 +99,7 @@ class CudaReader:
     label = "CUDA allocator"
     starts_at_zero = True
     at_request = True
+    releases_gil = False
 
     def __init__(self, torch_module: Any = None) -> None:
         self._torch = torch_module
@@ -116,6 +124,7 @@ class TracedReader:
     label = "traced memory"
     starts_at_zero = False
     at_request = True
+    releases_gil = False
 
     def read(self) -> Reading | None:
         if not tracemalloc.is_tracing():
@@ -131,6 +140,7 @@ class MallocReader:
     label = "C allocator"
     starts_at_zero = False
     at_request = True
+    releases_gil = True
 
     def __init__(self, mallinfo: Any = None) -> None:
         self._mallinfo = mallinfo if mallinfo is not None else _mallinfo2()
@@ -165,7 +175,7 @@ def _mallinfo2() -> Any:
                         "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
                         "fordblks", "keepcost")]
 
-                call = ctypes.PyDLL(None).mallinfo2  # glibc 2.33 and later; PyDLL keeps the GIL
+                call = ctypes.CDLL(None).mallinfo2  # glibc 2.33 and later; CDLL hands the GIL back
                 call.restype = Info
                 call.argtypes = ()
                 _MALLINFO = call
@@ -183,6 +193,7 @@ class WithoutTracemalloc:
         self.label = reader.label
         self.starts_at_zero = reader.starts_at_zero
         self.at_request = reader.at_request
+        self.releases_gil = getattr(reader, "releases_gil", False)
 
     def read(self) -> Reading | None:
         reading = self.reader.read()
@@ -200,7 +211,8 @@ class LineMemory:
     """The sampler's side of memory per line: one counter per reader, fed after each tick."""
 
     def __init__(self, readers: dict[str, Reader]) -> None:
-        self.readers = dict(readers)
+        # those that keep the GIL first (read at the moment the lines were), then the others
+        self.readers = dict(sorted(readers.items(), key=lambda item: getattr(item[1], "releases_gil", False)))
         self.counters: dict[str, CounterLines] = {}
         self.notes: list[str] = []
         self.samples = 0  # readings that found a cell line running

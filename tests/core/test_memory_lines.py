@@ -126,6 +126,44 @@ def test_line_memory_reads_each_counter_after_the_lines_and_turns_a_failing_one_
     assert memory.samples == 2
 
 
+def test_the_readers_that_keep_the_gil_are_read_first_and_the_one_that_hands_it_back_last() -> None:
+    order: list[str] = []
+
+    class Named(Script):
+        def __init__(self, name: str, releases: bool) -> None:
+            super().__init__([(1, None)] * 3)
+            self.name, self.releases_gil = name, releases
+
+        def read(self) -> tuple[int, int | None] | None:
+            order.append(self.name)
+            return super().read()
+
+    memory = LineMemory({"malloc": Named("malloc", True), "host": Named("host", False), "cuda": Named("cuda", False)})
+    memory.start()
+    memory.sample([(1, 1.0)])
+    assert order == ["host", "cuda", "malloc"] * 2
+    from aiperf_magic.measure.memory_sampling import MallocReader, RssReader
+
+    assert MallocReader.releases_gil and not RssReader.releases_gil
+
+
+def test_a_read_that_keeps_the_gil_reads_what_os_pread_reads(tmp_path: Path) -> None:
+    import os
+
+    from aiperf_magic.measure.probes.procfs import pread_keeping_gil
+
+    path = tmp_path / "status"
+    path.write_bytes(b"VmRSS:\t  1024 kB\n" * 100)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert pread_keeping_gil(fd) == os.pread(fd, 1 << 14, 0)
+        assert pread_keeping_gil(fd, 64) == os.pread(fd, 64, 0)
+    finally:
+        os.close(fd)
+    with pytest.raises(OSError):
+        pread_keeping_gil(fd)  # closed
+
+
 def test_a_counter_first_readable_during_the_cell_starts_from_zero_when_it_counts_from_zero() -> None:
     cuda = Script([None, (64 * MB, 96 * MB)], starts_at_zero=True)
     memory = LineMemory({"cuda": cuda})

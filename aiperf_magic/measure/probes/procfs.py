@@ -9,10 +9,51 @@ open descriptor per counter per tick costs the user's code about three times few
 from __future__ import annotations
 
 import os
+from typing import Any
 
 FILES = {"stat": "/proc/stat", "meminfo": "/proc/meminfo", "statm": "/proc/self/statm", "io": "/proc/self/io"}
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def pread_keeping_gil(fd: int, size: int = 1 << 14) -> bytes:
+    """``os.pread`` without handing the GIL back: for a file read beside the lines the sampler just
+    saw, so that the user's thread cannot move on between the two (``os.pread`` lets it run until
+    the sampler gets the GIL back, a switch interval later). libc's own ``pread`` through ctypes,
+    falling back to ``os.pread`` where there is none."""
+    call = _held_pread()
+    if call is None:
+        return os.pread(fd, size, 0)
+    import ctypes
+
+    buf = _BUFFERS.get(size)
+    if buf is None:
+        buf = _BUFFERS[size] = ctypes.create_string_buffer(size)
+    got = call(fd, buf, size, 0)
+    if got < 0:
+        err = ctypes.get_errno()
+        raise OSError(err, os.strerror(err))
+    return ctypes.string_at(buf, got)
+
+
+_BUFFERS: dict[int, Any] = {}  # one per size; every caller holds the GIL throughout
+_PREAD: Any = None  # libc's pread once looked up; False where there is none
+
+
+def _held_pread() -> Any:
+    global _PREAD
+    if _PREAD is None:
+        _PREAD = False
+        try:
+            import ctypes
+
+            call = ctypes.PyDLL(None, use_errno=True).pread  # PyDLL: the GIL is kept during the call
+            call.restype = ctypes.c_ssize_t
+            call.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_long)
+            _PREAD = call
+        except (ImportError, OSError, AttributeError):
+            pass
+    return _PREAD or None
 
 
 def available() -> bool:
