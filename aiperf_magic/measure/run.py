@@ -200,12 +200,22 @@ def _no_children() -> float | None:
 
 
 def _rss_bytes() -> int | None:
+    """The process's resident memory: Linux's /proc/self/statm (about 10 µs), else psutil (whose
+    Process() costs about ten times that)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        pass
     try:
         import psutil
 
         return int(psutil.Process().memory_info().rss)
     except Exception:
         return None
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def _reset_peak_rss() -> bool:
@@ -220,7 +230,7 @@ def _reset_peak_rss() -> bool:
 
 def _read_status_kib(key: str) -> int | None:
     try:
-        with open(f"/proc/{os.getpid()}/status") as fh:
+        with open("/proc/self/status") as fh:
             for line in fh:
                 if line.startswith(key + ":"):
                     return int(line.split()[1]) * 1024

@@ -151,3 +151,18 @@ def test_measured_cells_use_the_kernel_thread():
     report = run.finish()
     assert report.samples.t and shared()._thread is not None
     assert shared().serving is None
+
+
+def test_a_cells_memory_change_and_peak_are_read_from_the_system(monkeypatch):
+    import psutil
+
+    from aiperf_magic.measure import run as run_module
+
+    assert abs(run_module._rss_bytes() - psutil.Process().memory_info().rss) < 8 << 20
+    ns = {}
+    run = CellRun("kept = b\"x\" * (64 << 20)\n", user_ns=ns, options=RunOptions(gpu=False), stages=[])
+    run.start()
+    exec(compile(run.source, "<cell>", "exec"), ns)
+    report = run.finish()
+    assert 60 << 20 <= report.rss_delta_bytes <= 80 << 20
+    assert report.peak_rss_bytes >= psutil.Process().memory_info().rss - (8 << 20)
