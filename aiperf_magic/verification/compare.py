@@ -273,6 +273,7 @@ def functions(a: Any, b: Any, where: str) -> None:
 HANDLE_MODULES = frozenset(
     {"_thread", "threading", "socket", "_socket", "sqlite3", "_sqlite3", "multiprocessing", "logging"}
     | {"concurrent", "distributed", "ray", "queue", "selectors", "asyncio", "ctypes", "mmap"}  # workers, loops
+    | {"requests", "urllib3", "httpx", "aiohttp"}  # HTTP sessions and their connection pools, responses
     | {"ipywidgets", "matplotlib", "plotly", "IPython", "tqdm"}  # what a cell shows, not what it computes
 )
 

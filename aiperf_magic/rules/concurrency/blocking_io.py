@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterator
 
 import libcst as cst
@@ -126,7 +127,7 @@ def fix_io_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | st
     loop = expect(node, cst.For)
     if not isinstance(loop, cst.For):
         if isinstance(node, COMPREHENSIONS):
-            return "the calls are in a comprehension; only a for loop is rewritten to use a thread pool"
+            return _pooled_comprehension(cell, node, facts)
         if isinstance(node, cst.While):
             return "a while loop: each request may depend on the one before"
         return "the finding is not on a for loop"
@@ -194,3 +195,34 @@ def _pooled(cell: ParsedCell, loop: cst.For, facts: Facts) -> Edits | str:
     tpe = edits.need_from(cell, "concurrent.futures", "ThreadPoolExecutor")
     why = pooled_body(cell, loop, waits, edits, tpe)
     return why if why is not None else edits
+
+
+def _pooled_comprehension(cell: ParsedCell, comp: cst.CSTNode, facts: Facts) -> Edits | str:
+    """``[fetch(x) for x in xs]`` -> ``list(pool.map(lambda x: fetch(x), xs))`` in a pool around
+    its statement: the same items in the same order, each item's exception raised where the list
+    reaches it (after every request ran, as the fix's safety says). Only a list comprehension of one
+    ``for`` over a plain name, its filters kept (they run first, in order, in this thread)."""
+    if not isinstance(comp, cst.ListComp):
+        return "the calls are in a set, dict or generator comprehension; only a list comprehension keeps their order"
+    loop = comp.for_in
+    if loop.inner_for_in is not None or loop.asynchronous is not None or not isinstance(loop.target, cst.Name):
+        return "the comprehension nests, awaits or unpacks its items; only [f(x) for x in xs] is rewritten"
+    var = loop.target.value
+    if any(isinstance(n, (cst.NamedExpr, cst.Yield, cst.Await, cst.Lambda)) for n in walk_all(comp.elt)):
+        return "the comprehension's element binds a name, awaits or builds a function"
+    statement = cell.statement(comp)
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return "the comprehension is not in a statement of its own"
+    items = cell.code(loop.iter)
+    if loop.ifs:
+        items = f"({var} for {var} in {items} {' '.join(cell.code(i) for i in loop.ifs).strip()})"
+    edits = Edits("Run the blocking calls concurrently with ThreadPoolExecutor.map", safety="unsafe")
+    pool = cell.fresh("pool")
+    tpe = edits.need_from(cell, "concurrent.futures", "ThreadPoolExecutor")
+    # the statement's own lines (its comments above stay above the with, as with_comments keeps them)
+    text, old = cell.module.code_for_node(statement.with_changes(leading_lines=[])), cell.code(comp)
+    if text.count(old) != 1:
+        return "the comprehension's text is not unique in its statement"
+    inner = text.replace(old, f"list({pool}.map(lambda {var}: {cell.code(comp.elt)}, {items}))").strip("\n")
+    edits.replace[statement] = cst.parse_statement(f"with {tpe}() as {pool}:\n{textwrap.indent(inner, '    ')}\n")
+    return edits
