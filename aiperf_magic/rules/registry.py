@@ -184,7 +184,8 @@ def selected(
     Runtime-only rules are preview rules here (``%%aiperf`` and the Python API run them); the
     linter leaves them out of ``--preview`` and ``ALL`` (:func:`lint_codes`).
     """
-    return [r for code, r in all_rules().items() if _chosen(r, select, ignore, preview)]
+    sel, ign = split_codes(select), split_codes(ignore)  # once, not once a rule (every cell asks)
+    return [r for r in all_rules().values() if _chosen_split(r, sel, ign, preview)]
 
 
 def code_selected(
@@ -199,7 +200,10 @@ def code_selected(
 
 
 def _chosen(r: Rule, select: Iterable[str] | str | None, ignore: Iterable[str] | str | None, preview: bool) -> bool:
-    sel, ign = split_codes(select), split_codes(ignore)
+    return _chosen_split(r, split_codes(select), split_codes(ignore), preview)
+
+
+def _chosen_split(r: Rule, sel: tuple[str, ...] | None, ign: tuple[str, ...] | None, preview: bool) -> bool:
     if ign and r.code.startswith(ign):
         return False
     if sel is None:
