@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import textwrap
+import tokenize
 from collections.abc import Iterator
 
 import libcst as cst
@@ -126,6 +128,8 @@ def _paced(loop: Loop) -> bool:
 def fix_io_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     loop = expect(node, cst.For)
     if not isinstance(loop, cst.For):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in APPLIED:
+            return _pooled_apply(cell, node)
         if isinstance(node, COMPREHENSIONS):
             return _pooled_comprehension(cell, node, facts)
         if isinstance(node, cst.While):
@@ -226,3 +230,44 @@ def _pooled_comprehension(cell: ParsedCell, comp: cst.CSTNode, facts: Facts) -> 
     inner = text.replace(old, f"list({pool}.map(lambda {var}: {cell.code(comp.elt)}, {items}))").strip("\n")
     edits.replace[statement] = cst.parse_statement(f"with {tpe}() as {pool}:\n{textwrap.indent(inner, '    ')}\n")
     return edits
+
+
+APPLIED = ("apply", "map")
+
+
+def _pooled_apply(cell: ParsedCell, call: cst.Call) -> Edits | str:
+    """``df["c"] = df["id"].apply(fetch)`` -> ``df["c"] = list(pool.map(fetch, df["id"]))`` in a pool
+    around the statement: pandas calls the function once per element in order, and so does the
+    pool's map, whose results come back in that order; the list lines up with the frame's rows
+    because the column it maps is the same frame's. Only a function passed alone (no ``args=``,
+    ``na_action=``) and a result stored as a column of the frame it came from."""
+    assert isinstance(call.func, cst.Attribute)
+    series = call.func.value
+    if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star:
+        return "the apply passes more than the function (args=, na_action=, convert_dtype=)"
+    statement = cell.statement(call)
+    small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 else None
+    target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+    if small is None or small.value is not call or not isinstance(target, cst.Subscript):
+        return "the apply's result is not stored as a column (df[\"c\"] = ...); a list would not be its Series"
+    if not (isinstance(series, cst.Subscript) and cell.code(series.value) == cell.code(target.value)
+            and isinstance(series.value, cst.Name)):
+        return "the applied column is not a column of the frame the result goes to, so a list would not line up"
+    edits = Edits("Run the blocking calls concurrently with ThreadPoolExecutor.map", safety="unsafe")
+    pool = cell.fresh("pool")
+    tpe = edits.need_from(cell, "concurrent.futures", "ThreadPoolExecutor")
+    function = cell.code(call.args[0].value)
+    line = f"{cell.code(target)} = list({pool}.map({function}, {cell.code(series)}))"
+    comments = _comments(cell.module.code_for_node(statement.with_changes(leading_lines=[])))
+    if comments:  # the user's comments on the statement's lines stay with it, at the end of its one line
+        line += "  " + "  ".join(comments)
+    edits.replace[statement] = cst.parse_statement(f"with {tpe}() as {pool}:\n{textwrap.indent(line, '    ')}\n")
+    return edits
+
+
+def _comments(text: str) -> list[str]:
+    """The comments of a statement's text, in order."""
+    try:
+        return [t.string for t in tokenize.generate_tokens(io.StringIO(text).readline) if t.type == tokenize.COMMENT]
+    except (tokenize.TokenError, SyntaxError):
+        return []

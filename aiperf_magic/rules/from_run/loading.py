@@ -143,10 +143,8 @@ def blocking_apply(site: Site, run: Run) -> Explained | None:
         each = f"{rows:,} requests, one per row of {root}" if rows is not None else f"one request per row of {root}"
         evidence = (f"{run.took(site)} waiting on the network: {call.method} sent {each}, each after the last "
                     f"had answered; the process's CPU was {cores:.0%} busy")
-        why = ("send the requests from a thread pool (concurrent.futures.ThreadPoolExecutor: "
-               f"list(pool.map(function, {root}[...])) keeps the order), then assign the list as the column; "
-               "the rewrite is not offered here")
-        return Explained("AIP402", site, call.node, evidence, {"requests": rows}, at=call.node, fix_reason=why)
+        # the fixer maps the function over a thread pool (see concurrency/blocking_io.py), or says why not
+        return Explained("AIP402", site, call.node, evidence, {"requests": rows}, at=call.node)
     return None
 
 
