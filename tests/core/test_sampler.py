@@ -130,6 +130,49 @@ def test_host_probe_turns_off_a_denied_counter_with_one_note():
     assert len([n for n in probe.notes if "disk I/O" in n]) == 1
 
 
+def test_slow_host_counters_are_read_every_tenth_of_a_second_and_fresh_in_the_last_row():
+    class Counting:
+        def __init__(self):
+            self.reads = {"memory": 0, "io": 0}
+
+        def cpu_per_core(self):
+            return [10.0]
+
+        def machine_busy_s(self):
+            return 1.0
+
+        def rss(self):
+            return 100
+
+        def memory(self):
+            self.reads["memory"] += 1
+            return 1000 - self.reads["memory"], 0
+
+        def io(self):
+            self.reads["io"] += 1
+            return 10 * self.reads["io"], 0
+
+        def close(self):
+            pass
+
+    clock = FakeClock()
+    probe = HostProbe(process=SimpleNamespace(), psutil_module=SimpleNamespace(), clock=clock)
+    counters = probe._counters = Counting()
+    probe.start()
+    rows = []
+    for _ in range(12):  # 30 ms apart: 0.33 s
+        row = {}
+        probe.sample(row)
+        rows.append(row)
+        clock.now += 0.03
+    probe.stop()
+    assert all(r["rss_bytes"] == 100 and r["cpu_per_core"] == [10.0] for r in rows)  # every tick
+    assert counters.reads == {"memory": 4, "io": 4}  # at 0, 0.12 and 0.24 s, and the last row's own
+    assert [r["read_bytes"] for r in rows[:9]] == [10] * 4 + [20] * 4 + [30]
+    assert rows[-1]["read_bytes"] == 40 and rows[-1]["mem_available_bytes"] == 996  # fresh at the end
+    assert rows[-2]["read_bytes"] == 30
+
+
 def test_host_probe_reads_this_machine():
     probe = HostProbe()
     probe.start()

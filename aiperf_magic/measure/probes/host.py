@@ -47,9 +47,15 @@ class HostProbe:
 
     Each counter is switched off on its first failure (e.g. ``AccessDenied`` for I/O counters in a
     locked-down container) with a note, so one missing counter never costs the others.
+
+    The machine's available memory and swap, and the process's disk I/O, are read at most every
+    ``slow_period_s`` and repeated in between (their /proc files cost the most to produce and move
+    slowly); the last row of the cell always gets a fresh reading (``stop``), so what the cell read
+    and wrote, and the memory left at its end, are never stale.
     """
 
-    def __init__(self, process: Any = None, psutil_module: Any = None) -> None:
+    def __init__(self, process: Any = None, psutil_module: Any = None, *, slow_period_s: float = 0.1,
+                 clock: Any = time.perf_counter) -> None:
         if psutil_module is None and process is None and procfs.available():
             self._counters: Any = procfs.ProcfsCounters()
         else:
@@ -61,6 +67,11 @@ class HostProbe:
         # CPU seconds the whole machine (every process) used over the cell, and its logical CPUs
         self.machine_cpu_s: float | None = None
         self.machine_cores: int | None = os.cpu_count()
+        self._slow_period_s = slow_period_s
+        self._clock = clock
+        self._slow_at = -1e18  # when the slow counters were last read
+        self._slow: dict[str, Any] = {}
+        self._last_row: dict[str, Any] | None = None
 
     def start(self) -> None:
         # per-core busy time is measured since the previous reading: prime it so the first tick counts
@@ -74,10 +85,25 @@ class HostProbe:
         row["cpu_percent"] = self._process_cpu_percent()
         row["cpu_per_core"] = self._guard("cpu_per_core", c.cpu_per_core)
         row["rss_bytes"] = self._guard("rss_bytes", c.rss)
-        row["mem_available_bytes"], row["swap_used_bytes"] = self._guard("memory", c.memory) or (None, None)
-        row["read_bytes"], row["write_bytes"] = self._guard("io", c.io) or (None, None)
+        now = self._clock()
+        if now - self._slow_at >= self._slow_period_s:
+            self._slow_at = now
+            self._read_slow()
+        row.update(self._slow)
+        self._last_row = row
+
+    def _read_slow(self) -> None:
+        c = self._counters
+        slow = self._slow
+        slow["mem_available_bytes"], slow["swap_used_bytes"] = self._guard("memory", c.memory) or (None, None)
+        slow["read_bytes"], slow["write_bytes"] = self._guard("io", c.io) or (None, None)
 
     def stop(self) -> None:
+        row, self._last_row = self._last_row, None
+        if row is not None and self._slow_at != self._clock():
+            self._read_slow()  # the cell's last row: its end, not up to slow_period_s before
+            row.update(self._slow)
+        self._slow_at = -1e18
         if self._machine0 is not None:
             machine1 = self._guard("machine", self._counters.machine_busy_s)
             if machine1 is not None:
