@@ -110,3 +110,30 @@ def test_run_delays_lists_this_threads_delay() -> None:
     if not delays:
         pytest.skip("no /proc schedstat here")
     assert str(threading.get_native_id()) in delays
+
+
+def test_run_delays_keep_each_threads_file_open_until_the_thread_is_gone() -> None:
+    from aiperf_magic.measure.probes import threads as threads_module
+
+    if not run_delays():
+        pytest.skip("no /proc schedstat here")
+    done = threading.Event()
+
+    def wait_then_spin() -> None:
+        done.wait()
+        end = time.thread_time() + 0.05
+        while time.thread_time() < end:
+            pass
+
+    worker = threading.Thread(target=wait_then_spin)
+    worker.start()
+    first = run_delays()
+    tid = str(worker.native_id)
+    fd = threads_module._FDS[tid]
+    done.set()
+    again = run_delays()  # the same file, read again: the delay only grows
+    assert threads_module._FDS[tid] == fd and again[tid] >= first[tid]
+    worker.join()
+    after = run_delays()
+    assert tid not in after and tid not in threads_module._FDS  # its file closed
+    assert str(threading.get_native_id()) in after

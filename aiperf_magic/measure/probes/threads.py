@@ -64,20 +64,56 @@ def _psutil_reader() -> ThreadCpuReader | None:
 def run_delays() -> dict[str, float]:
     """Seconds each thread of this process has spent ready to run but waiting for a CPU.
 
-    Linux's ``/proc/self/task/<tid>/schedstat`` (second field, ns). Empty where it is missing.
+    Linux's ``/proc/self/task/<tid>/schedstat`` (second field, ns). Empty where it is missing. Each
+    thread's file stays open from one call to the next (read twice a cell: opening them again each
+    time was most of the cost), closed once its thread is gone.
     """
     delays: dict[str, float] = {}
     try:
         tids = os.listdir("/proc/self/task")
     except OSError:
         return delays
+    open_fds = _schedstat_fds()
+    for gone in set(open_fds) - set(tids):
+        _close(open_fds.pop(gone))
     for tid in tids:
-        try:
-            with open(f"/proc/self/task/{tid}/schedstat") as fh:
-                delays[tid] = int(fh.read().split()[1]) / 1e9
-        except (OSError, ValueError, IndexError):
-            continue  # the thread ended meanwhile
+        value = _read_delay(open_fds, tid)
+        if value is None and tid in open_fds:  # a file of an ended thread whose id was used again
+            _close(open_fds.pop(tid))
+            value = _read_delay(open_fds, tid)
+        if value is not None:
+            delays[tid] = value
     return delays
+
+
+def _read_delay(open_fds: dict[str, int], tid: str) -> float | None:
+    try:
+        fd = open_fds.get(tid)
+        if fd is None:
+            fd = open_fds[tid] = os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY)
+        return int(os.pread(fd, 256, 0).split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):  # the thread ended meanwhile
+        return None
+
+
+_FDS: dict[str, int] = {}  # thread id -> its schedstat file, for the process _FDS_PID
+_FDS_PID = [0]
+
+
+def _schedstat_fds() -> dict[str, int]:
+    if _FDS_PID[0] != os.getpid():  # a forked child: the descriptors it inherited read its parent
+        for fd in _FDS.values():
+            _close(fd)
+        _FDS.clear()
+        _FDS_PID[0] = os.getpid()
+    return _FDS
+
+
+def _close(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass
 
 
 def default_reader() -> ThreadCpuReader | None:
