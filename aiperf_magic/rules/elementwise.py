@@ -19,7 +19,12 @@ import libcst as cst
 from ..cell.tree import call_name, expr, names_in, walk_all
 
 # Functions of one number that NumPy has under the same name (``math.fabs`` -> ``np.abs``).
-UFUNCS = frozenset({"sqrt", "exp", "log", "log10", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "fabs"})
+UFUNCS = frozenset({"sqrt", "exp", "log", "log10", "log2", "log1p", "expm1", "sin", "cos", "tan", "tanh", "fabs",
+                    "asin", "acos", "atan", "sinh", "cosh", "radians", "degrees", "arcsin", "arccos", "arctan"})
+# math's names that NumPy spells otherwise (``math.asin`` -> ``np.arcsin``)
+NUMPY_NAMES = {"fabs": "abs", "asin": "arcsin", "acos": "arccos", "atan": "arctan"}
+# Tests for a missing value that take a whole column as they take one value (a bool per element)
+NULL_TESTS = frozenset({"isnull", "notnull", "isna", "notna"})
 # Functions whose result is a number: what "computes a number here" means to the detectors.
 NUMERIC_FUNCS = UFUNCS | {"abs", "round", "pow", "hypot", "atan2", "floor", "ceil", "sigmoid"}
 ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
@@ -48,6 +53,15 @@ def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], nump
     out = node.visit(_Rewrite(subst, numpy))
     assert isinstance(out, cst.CSTNode)
     return cst.Module(body=[]).code_for_node(out)
+
+
+def is_null_test(node: cst.CSTNode) -> bool:
+    """``pd.notnull(x)``, ``pd.isna(x)``, ``np.isnan(x)``, ``math.isnan(x)``: a bool for a value, a bool
+    per element for a column."""
+    if not isinstance(node, cst.Call):
+        return False
+    head, _, leaf = call_name(node).rpartition(".")
+    return (head in ("pd", "pandas") and leaf in NULL_TESTS) or (head in _MODULES and leaf == "isnan")
 
 
 def uses_where(node: cst.CSTNode) -> bool:
@@ -83,7 +97,8 @@ def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool])
     if isinstance(node, cst.BooleanOperation):
         # ``a and b`` returns an operand in Python: equal to ``a & b`` only for booleans
         return all(
-            isinstance(p, (cst.Comparison, cst.BooleanOperation)) and _ok(p, subst, loop_names, uses)
+            (isinstance(p, (cst.Comparison, cst.BooleanOperation)) or is_null_test(p))
+            and _ok(p, subst, loop_names, uses)
             for p in (node.left, node.right)
         )
     if isinstance(node, cst.IfExp):
@@ -92,7 +107,7 @@ def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool])
         name = call_name(node)
         head, _, leaf = name.rpartition(".")
         plain_args = len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star
-        known = name == "abs" or (head in _MODULES and leaf in UFUNCS)
+        known = name == "abs" or (head in _MODULES and leaf in UFUNCS) or is_null_test(node)
         return known and plain_args and _ok(node.args[0].value, subst, loop_names, uses)
     return False
 
@@ -130,7 +145,7 @@ class _Rewrite(cst.CSTTransformer):
             return updated_node.with_changes(attr=original_node.attr)
         if isinstance(updated_node, cst.Call) and call_name(updated_node).startswith("math."):
             fname = call_name(updated_node)[5:]
-            return updated_node.with_changes(func=expr(f"{self.numpy()}.{'abs' if fname == 'fabs' else fname}"))
+            return updated_node.with_changes(func=expr(f"{self.numpy()}.{NUMPY_NAMES.get(fname, fname)}"))
         if isinstance(updated_node, cst.BooleanOperation):
             op = "&" if isinstance(updated_node.operator, cst.And) else "|"
             left, right = (_code(_paren(p)) for p in (updated_node.left, updated_node.right))
@@ -148,7 +163,7 @@ def _chain(node: cst.IfExp) -> tuple[list[cst.BaseExpression], list[cst.BaseExpr
     values: list[cst.BaseExpression] = []
     current: cst.BaseExpression = node
     while isinstance(current, cst.IfExp):
-        if not isinstance(current.test, (cst.Comparison, cst.BooleanOperation)):
+        if not isinstance(current.test, (cst.Comparison, cst.BooleanOperation)) and not is_null_test(current.test):
             return None
         tests.append(current.test)
         values.append(current.body)
