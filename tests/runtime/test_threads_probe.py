@@ -137,3 +137,27 @@ def test_run_delays_keep_each_threads_file_open_until_the_thread_is_gone() -> No
     after = run_delays()
     assert tid not in after and tid not in threads_module._FDS  # its file closed
     assert str(threading.get_native_id()) in after
+
+
+def test_run_delays_never_close_a_file_the_user_opened_in_place_of_theirs(tmp_path) -> None:
+    import os
+
+    from aiperf_magic.measure.probes import threads as threads_module
+
+    if not run_delays():
+        pytest.skip("no /proc schedstat here")
+    worker = threading.Thread(target=time.sleep, args=(0.05,))
+    worker.start()
+    run_delays()
+    tid = str(worker.native_id)
+    fd = threads_module._FDS[tid]
+    os.close(fd)  # the user's code closes every descriptor it did not open...
+    mine = os.open(tmp_path / "data", os.O_RDWR | os.O_CREAT)  # ...and gets that number for its own
+    try:
+        assert mine == fd
+        worker.join()
+        run_delays()
+        os.fstat(mine)  # still open
+        assert tid not in threads_module._FDS
+    finally:
+        os.close(mine)

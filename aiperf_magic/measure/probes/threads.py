@@ -9,6 +9,7 @@ used, which are coarser.
 
 from __future__ import annotations
 
+import errno
 import os
 import sys
 import threading
@@ -75,11 +76,10 @@ def run_delays() -> dict[str, float]:
         return delays
     open_fds = _schedstat_fds()
     for gone in set(open_fds) - set(tids):
-        _close(open_fds.pop(gone))
+        _close_ours(open_fds.pop(gone), gone)
     for tid in tids:
         value = _read_delay(open_fds, tid)
         if value is None and tid in open_fds:  # a file of an ended thread whose id was used again
-            _close(open_fds.pop(tid))
             value = _read_delay(open_fds, tid)
         if value is not None:
             delays[tid] = value
@@ -87,12 +87,18 @@ def run_delays() -> dict[str, float]:
 
 
 def _read_delay(open_fds: dict[str, int], tid: str) -> float | None:
+    fd = open_fds.get(tid)
     try:
-        fd = open_fds.get(tid)
         if fd is None:
             fd = open_fds[tid] = os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY)
         return int(os.pread(fd, 256, 0).split()[1]) / 1e9
-    except (OSError, ValueError, IndexError):  # the thread ended meanwhile
+    except OSError as exc:
+        open_fds.pop(tid, None)
+        if exc.errno == errno.ESRCH and fd is not None:
+            _close_ours(fd, tid)  # its thread ended
+        return None
+    except (ValueError, IndexError):  # not a schedstat file (the user closed ours and reused the number)
+        open_fds.pop(tid, None)
         return None
 
 
@@ -112,6 +118,16 @@ def _schedstat_fds() -> dict[str, int]:
 def _close(fd: int) -> None:
     try:
         os.close(fd)
+    except OSError:
+        pass
+
+
+def _close_ours(fd: int, tid: str) -> None:
+    """Close ``fd`` only while it is still the thread's schedstat file: a cell that closed it may
+    have been given the same number for a file of its own since."""
+    try:
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(f"/task/{tid}/schedstat"):
+            os.close(fd)
     except OSError:
         pass
 
