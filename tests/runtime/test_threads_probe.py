@@ -156,6 +156,9 @@ def test_run_delays_never_close_a_file_the_user_opened_in_place_of_theirs(tmp_pa
     try:
         assert mine == fd
         worker.join()
+        deadline = time.monotonic() + 2
+        while os.path.exists(f"/proc/self/task/{tid}") and time.monotonic() < deadline:
+            time.sleep(0.01)  # the thread's task is gone too: run_delays finds it ended
         run_delays()
         os.fstat(mine)  # still open
         assert tid not in threads_module._FDS
