@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from aiperf_magic.report import Hotspot
 from tests.analysis.test_from_run_hand_over import hot, run_on, shown
 
 pd = pytest.importorskip("pandas")
@@ -88,3 +89,31 @@ def test_sums_that_copy_no_growing_list_are_left_alone(source: str, value: objec
     """Not flagged, because no long list is copied at every addition."""
     found = run_on(source, [hot(1, 1.0, 1)], {"counts": value, "start": []})
     assert "AIP203" not in [c for c, _ in shown(found)]
+
+
+# -- a loader whose batches' time is in the user's collate function ---------------------------------
+TEXT_LOOP = ("loader = DataLoader(items, batch_size=8, collate_fn=collate_batch)\nfor label, text in loader:\n"
+             "    l = loss(net(text), label)\n    l.backward()\n")
+
+
+def collate_lines(share: float) -> list[Hotspot]:
+    return [Hotspot(line=3, seconds=share, share=share, samples=3, own_seconds=share, function="collate_batch",
+                    where="cell [1]", file="<ipython-input-collate>")]
+
+
+def test_batches_whose_time_is_the_users_collate_function_are_loaded_in_the_main_process() -> None:
+    """The header's 12 % in ``__next__`` and the 19 % the collate function's lines took are one cost."""
+    torch = pytest.importorskip("torch")
+    from torch.utils.data import DataLoader
+
+    ns = {"DataLoader": DataLoader, "items": list(range(5_000)), "collate_batch": lambda b: b,
+          "loader": DataLoader(list(range(5_000)), batch_size=8), "net": torch.nn.Linear(4, 1), "loss": None}
+    header = hot(2, 0.12, 2, callees={"_BaseDataLoaderIter.__next__": 2}, loop_line=2, loop_count=625)
+    body = [hot(3, 0.4, 6, callees={"Module._wrapped_call_impl": 6}, loop_line=2),
+            hot(4, 0.3, 5, callees={"Tensor.backward": 5}, loop_line=2)]
+    found = run_on(TEXT_LOOP, [header, *body], ns, functions=collate_lines(0.19))
+    (f,) = [f for f in found if f.code == "AIP101" and f.shown]
+    assert f.evidence["loading_share"] == pytest.approx(0.31) and "took 31% of the cell" in f.message
+    # not flagged, because with 2 % in the collate function the batches took 14 % of the cell
+    found = run_on(TEXT_LOOP, [header, *body], ns, functions=collate_lines(0.02))
+    assert "AIP101" not in [c for c, _ in shown(found)]

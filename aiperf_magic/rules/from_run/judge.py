@@ -132,12 +132,13 @@ def _cheap_batches(finding: Finding, node: cst.CSTNode, analysis: Analysis, repo
                    namespace: Mapping[str, Any]) -> None:
     """The run measured the loop that iterates the loader and found what the run's own AIP101
     (:func:`.loading.loader_loop`) refuses: getting the batches (the loop's header, where
-    ``__next__`` runs ``__getitem__`` and collation) took under ``LOADING_SHARE`` of the cell, so
+    ``__next__`` runs ``__getitem__`` and collation, and the user's code those ran) took under
+    ``LOADING_SHARE`` of the cell, so
     workers could take at most that off the main process; or no Python of the user's ran per sample
     and the dataset does not decode (a ``TensorDataset``: one indexing per sample, which workers
     would only copy between processes)."""
     from ..data_loading.datasets import COSTLY, live_cost
-    from .loading import LOADING_SHARE, USER_WORK_SHARE, dataset_work
+    from .loading import LOADING_SHARE, USER_WORK_SHARE, dataset_work, loading_share
 
     facts, cell = analysis.facts, analysis.cell
     if facts is None or cell is None:
@@ -151,7 +152,7 @@ def _cheap_batches(finding: Finding, node: cst.CSTNode, analysis: Analysis, repo
         inside = [h for h in report.hotspots if span[0] <= h.line <= span[2]]
         if sum(h.samples for h in inside) < MEASURED_SAMPLES:
             return  # too few samples of the loop to say what its batches cost
-        header = sum(h.share for h in inside if h.line == span[0])
+        header = loading_share(sum(h.share for h in inside if h.line == span[0]), report)
         batches = f"getting the batches of {it.value} (line {report.cell_line(span[0])}) took {header:.0%} of the cell"
         dataset = getattr(namespace.get(it.value), "dataset", None)
         if header < LOADING_SHARE:

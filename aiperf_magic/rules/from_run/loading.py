@@ -36,9 +36,13 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
     if loop is None or loop.kind != "for":
         return None
     header = next((h for h in site.lines if h.line == site.first), None)
-    if header is None or header.share < LOADING_SHARE:
+    if header is None:
         return None
     if sum(n for label, n in header.callees.items() if label.startswith(LOADER_CALLEES)) < 0.5 * header.samples:
+        return None
+    own, parts = dataset_work(run.report)
+    loading = loading_share(header.share, run.report)
+    if loading < LOADING_SHARE:
         return None
     name = _iterated_name(site, loop)
     loader = run.live(site, name) if name else MISSING
@@ -49,7 +53,6 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
     if workers != 0:
         return None
     dataset = getattr(loader, "dataset", None) if loader is not MISSING else None
-    own, parts = dataset_work(run.report)
     if own < USER_WORK_SHARE:
         # no measured Python of the user's per sample: only a dataset known to decode or read (a
         # torchvision one) is worth workers; tensors in memory (TensorDataset) are one indexing each
@@ -59,15 +62,22 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
     batches = f" for {site.loop_count:,} batches" if site.loop_count else ""
     where = "; ".join(parts)
     line = run.report.cell_line(header.line) if site.code is run.cell else header.line
-    evidence = (f"{run.took(site)}; getting the batches (line {line}) took {fmt.percent(header.share)} of the cell, "
+    evidence = (f"{run.took(site)}; getting the batches (line {line}) took {fmt.percent(loading)} of the cell, "
                 f"in the main process{batches} ({name}: num_workers=0): {where}")
-    numbers = {"loading_share": round(header.share, 4), "user_work": round(own, 4)}
+    numbers = {"loading_share": round(loading, 4), "user_work": round(own, 4)}
     return Explained("AIP101", site, None, evidence, numbers)
 
 
 def _iterated_name(site: Site, loop: Loop) -> str | None:
     it = unwrap_iterable(site.code.facts, loop.iter)
     return it.value if isinstance(it, cst.Name) else None
+
+
+def loading_share(header: float, report: Report) -> float:
+    """What getting the batches cost, as a share of the cell: the loop header's samples (in
+    ``__next__``) and those of the user's per-sample code the loader ran (a ``__getitem__``, a
+    collate function), which the sampler gives to those lines, not to the header."""
+    return min(1.0, header + dataset_work(report)[0])
 
 
 def dataset_work(report: Report) -> tuple[float, list[str]]:
