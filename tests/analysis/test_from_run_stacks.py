@@ -220,3 +220,22 @@ def test_a_total_read_by_a_condition_stays_a_recurrence() -> None:
     source = WALK.replace("        walk.append(position)\n",
                           "        walk.append(position)\n        if position > best:\n            best = position\n")
     assert "AIP201" not in [c for c, _ in shown(run_on(source, WALK_SPOTS, {"random": random, "best": 0}))]
+
+
+def test_a_short_loop_over_a_stack_of_matrices_called_many_times_is_whole_array_work() -> None:
+    """Not flagged, because ``W[i]`` is a 64 x 64 matrix of a stack of three: each step is a product."""
+    helper = ("def forward(x):\n    outs = []\n    for i in range(3):\n        outs.append(np.tanh(W[i] @ x))\n"
+              "    return outs\n")
+    file = earlier_cell(helper, "stack-1")
+    lines = [hot(4, 0.9, file=file, where="cell [1]", function="forward", own_seconds=0.9, loop_line=3, loop_count=3,
+                 callees={"tanh": 4}, types={"W": "numpy.ndarray", "x": "numpy.ndarray"}, sizes={"W": 12_288},
+                 locals={"W": "ndarray of 12,288 float64 (3 x 64 x 64)", "x": "ndarray of 64 float64"})]
+    spots = [hot(2, 0.9, via={"forward": 18}, loop_line=1, loop_count=100_000)]
+    cell = "for x in inputs:\n    y = forward(x)\n"
+    assert "AIP201" not in [c for c, _ in shown(run_on(cell, spots, {"np": np}, functions=lines))]
+    # ... while one number of the stack at a time is element-wise
+    summed = "def forward(x):\n    s = 0.0\n    for i in range(3):\n        s += W[i, 0, 0] * x\n    return s\n"
+    one = [hot(4, 0.9, file=earlier_cell(summed, "stack-2"), where="cell [1]",
+               function="forward", own_seconds=0.9, loop_line=3, loop_count=3, types={"W": "numpy.ndarray"},
+               sizes={"W": 12_288}, locals={"W": "ndarray of 12,288 float64 (3 x 64 x 64)"})]
+    assert ("AIP201", 2) in shown(run_on(cell, spots, {"np": np}, functions=one))

@@ -215,6 +215,9 @@ def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -
             base = base.value
         if not one:
             continue  # a slice (``data[i:i + 8]``) or a list of indices (``X[cluster]``): many items at once
+        dims = _dims(site.described(base.value)) if isinstance(base, cst.Name) else None
+        if dims is not None and dims - indices >= 2:
+            continue  # a matrix of a stack of them (``W[i] @ x``): whole-array work per step
         if indexed and isinstance(base, cst.Name) and _numeric(site, run, base.value):
             written = isinstance(cell.parent(node), cst.AssignTarget)
             found.append((not written, site.size_of(base.value) or 0, base.value, indices))
@@ -223,6 +226,15 @@ def _element_access(site: Site, run: Run, loop: Loop, targets: frozenset[str]) -
     _, _, name, indices = max(found)
     described = site.described(name) or ""
     return name, described, "row" if indices == 1 and re.search(r"\(\S+ x \S+\)$", described) else "element"
+
+
+def _dims(described: str | None) -> int | None:
+    """Dimensions of an array or tensor from its description ("(10 x 28 x 28)", "(32, 8)")."""
+    shape = re.search(r"\(([\d, x]*)\)", described or "")
+    if shape is None:
+        return None
+    text = shape.group(1).strip()
+    return 0 if not text else len(re.split(r" x |, ", text))
 
 
 def _picks_one(site: Site, element: cst.SubscriptElement, targets: frozenset[str]) -> bool:
