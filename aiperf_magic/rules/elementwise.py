@@ -13,6 +13,7 @@ depends on the element) means no.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 
 import libcst as cst
 
@@ -35,22 +36,34 @@ _MODULES = ("math", "np", "numpy")
 Subst = Callable[[cst.CSTNode], "str | None"]
 
 
-def elementwise(node: cst.BaseExpression, subst: Subst, loop_names: set[str]) -> bool:
-    """True when ``node`` is in the language and reads the element at least once."""
+# A fixer's helpers: the name of a notebook function's NumPy twin, or None (see :mod:`.numpy_twins`)
+Helpers = Callable[[str], "str | None"]
+_HELPERS: ContextVar[Helpers | None] = ContextVar("aiperf_elementwise_helpers", default=None)
+
+
+def elementwise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], helpers: Helpers | None = None) -> bool:
+    """True when ``node`` is in the language and reads the element at least once. With ``helpers``,
+    a call of a notebook function that has a NumPy twin is in the language too (its arguments must be)."""
     uses: list[bool] = []
-    return _ok(node, subst, loop_names, uses) and bool(uses)
+    token = _HELPERS.set(helpers)
+    try:
+        return _ok(node, subst, loop_names, uses) and bool(uses)
+    finally:
+        _HELPERS.reset(token)
 
 
-def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], numpy: Callable[[], str]) -> str | None:
+def vectorise(node: cst.BaseExpression, subst: Subst, loop_names: set[str], numpy: Callable[[], str],
+              helpers: Helpers | None = None) -> str | None:
     """The whole-array form of ``node``, or None when it leaves the language.
 
     ``loop_names`` are names bound per element (the loop target, a row); they must be consumed by
     ``subst``. ``numpy`` returns the name to write for NumPy (importing it only when used).
+    ``helpers`` gives the twins of the notebook's functions the expression may call.
     """
-    if not elementwise(node, subst, loop_names):
+    if not elementwise(node, subst, loop_names, helpers):
         # no element in the expression: ``[0 for _ in xs]`` is not element-wise arithmetic
         return None
-    out = node.visit(_Rewrite(subst, numpy))
+    out = node.visit(_Rewrite(subst, numpy, helpers))
     assert isinstance(out, cst.CSTNode)
     return cst.Module(body=[]).code_for_node(out)
 
@@ -104,6 +117,10 @@ def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool])
     if isinstance(node, cst.IfExp):
         return all(_ok(p, subst, loop_names, uses) for p in (node.test, node.body, node.orelse))
     if isinstance(node, cst.Call):
+        helpers = _HELPERS.get()
+        if helpers is not None and isinstance(node.func, cst.Name) and node.args and all(
+                a.keyword is None and not a.star for a in node.args) and helpers(node.func.value) is not None:
+            return all(_ok(a.value, subst, loop_names, uses) for a in node.args)
         name = call_name(node)
         head, _, leaf = name.rpartition(".")
         plain_args = len(node.args) == 1 and node.args[0].keyword is None and not node.args[0].star
@@ -113,10 +130,11 @@ def _ok(node: cst.CSTNode, subst: Subst, loop_names: set[str], uses: list[bool])
 
 
 class _Rewrite(cst.CSTTransformer):
-    def __init__(self, subst: Subst, numpy: Callable[[], str]) -> None:
+    def __init__(self, subst: Subst, numpy: Callable[[], str], helpers: Helpers | None = None) -> None:
         super().__init__()
         self.subst = subst
         self.numpy = numpy
+        self.helpers = helpers
         self.selects: dict[cst.CSTNode, cst.BaseExpression] = {}
 
     def on_visit(self, node: cst.CSTNode) -> bool:
@@ -143,6 +161,10 @@ class _Rewrite(cst.CSTTransformer):
         if isinstance(original_node, cst.Attribute):
             # cfg.v with a loop variable v: the attribute's name is not the variable
             return updated_node.with_changes(attr=original_node.attr)
+        twin = (self.helpers(original_node.func.value) if self.helpers is not None and isinstance(
+            original_node, cst.Call) and isinstance(original_node.func, cst.Name) else None)
+        if twin is not None:  # a notebook helper: its NumPy twin, on the arrays
+            return updated_node.with_changes(func=cst.Name(twin))
         if isinstance(updated_node, cst.Call) and call_name(updated_node).startswith("math."):
             fname = call_name(updated_node)[5:]
             return updated_node.with_changes(func=expr(f"{self.numpy()}.{NUMPY_NAMES.get(fname, fname)}"))

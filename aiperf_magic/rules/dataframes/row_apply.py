@@ -11,6 +11,7 @@ from ...cell.tree import expect, kwarg
 from ...fixes.edits import Edits
 from ..elementwise import Subst, elementwise, vectorise
 from ..facts import Call, Facts
+from ..numpy_twins import Twins
 from ..registry import Hit, fixer_for, rule
 from ..symbols import infer_symbol
 from ..work import definition
@@ -197,7 +198,9 @@ def rowwise_apply(facts: Facts) -> Iterator[Hit]:
         if (
             body is not None
             and facts.cell is not None
-            and elementwise(body[0], _element(facts.cell, body[1], rows, "_"), {body[1]})
+            # a helper of the notebook it calls counts when its body is element-wise too (numpy_twins)
+            and elementwise(body[0], _element(facts.cell, body[1], rows, "_"), {body[1]},
+                            helpers=Twins(facts.cell, facts, lambda: "np"))
         ):
             yield call.node if rows else (call.node, _ELEMENT_MESSAGE.format(method=call.method))
 
@@ -233,12 +236,16 @@ def fix_apply(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
         # frame.apply(f) without axis calls f per column, and a plain name could be either kind
         return "cannot tell whether apply runs per element or per column here; pass axis=1 for rows"
     edits = Edits("Replace apply with a column expression", safety="unsafe")
-    out = vectorise(value, _element(cell, param, rows, frame), {param}, lambda: edits.need(cell, "numpy"))
+    numpy = lambda: edits.need(cell, "numpy")  # noqa: E731
+    twins = Twins(cell, facts, numpy)  # helpers of the notebook the function calls, on whole columns
+    out = vectorise(value, _element(cell, param, rows, frame), {param}, numpy, helpers=twins)
     if out is None:
         return "the function's body is not element-wise arithmetic on its argument"
     parent = cell.parent(call)
     code = out if isinstance(parent, (cst.Assign, cst.Arg)) else f"({out})"
     edits.replace[call] = cst.parse_expression(code)
+    if twins.definitions:  # each twin the expression calls, defined just before its statement
+        edits.before[cell.statement(call)] = twins.definitions
     return edits
 
 

@@ -9,10 +9,11 @@ import libcst as cst
 from ...cell.parsed import ParsedCell
 from ...cell.tree import append_parts, assigned_names, call_name, expect, names_in
 from ...fixes.edits import Edits
-from ..elementwise import uses_where, vectorise
+from ..elementwise import Helpers, uses_where, vectorise
 from ..exprs import names_used, same_ref, walk
 from ..facts import Facts, Loop, unwrap_iterable
 from ..loops import stops_at_once
+from ..numpy_twins import Twins
 from ..registry import Hit, fixer_for, rule
 from ..work import is_remote_call
 from .row_access import RowAccess, is_constant
@@ -167,6 +168,8 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
     written: set[str] = set()
     safe = access.style == "tuple"
     edits = Edits("Replace the row loop with column expressions")
+    numpy = lambda: edits.need(cell, "numpy")  # noqa: E731
+    twins = Twins(cell, facts, numpy)  # helpers of the notebook the rows are handed to, on whole columns
     for statement in loop.body.body:
         merged = merged_branches(statement) if isinstance(statement, cst.If) else None
         if merged is not None:  # if/elif/else that each store into the same place: one x if c else y
@@ -175,7 +178,7 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
             # for/try inside the loop, or break/continue: rows are not independent any more
             return "the loop body has control flow; only column assignments, appends and sums are rewritten"
         small = statement.body[0]
-        line, kind = _statement(cell, access, results, small, per_row, lambda: edits.need(cell, "numpy"))
+        line, kind = _statement(cell, access, results, small, per_row, numpy, twins)
         if line is None:
             return kind
         if kind == "column":
@@ -186,8 +189,15 @@ def fix_row_loop(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | s
         # the row is a copy taken before the loop writes: reading a written column sees old values
         return "the loop reads a column it also writes; the row copy would see the old values"
     # np.where evaluates both branches: a division guarded by the condition may now warn
-    edits.safety = "safe" if safe and not uses_where(loop.body) else "unsafe"
+    # a twin's NumPy functions may round in the last bit where math's did not: not the same by construction
+    edits.safety = "safe" if safe and not uses_where(loop.body) and not twins.definitions else "unsafe"
     edits.replace[loop] = cst.FlattenSentinel([cst.parse_statement(x + "\n") for x in lines])  # type: ignore[assignment]
+    if twins.definitions:
+        # each twin the lines call, defined before the loop, above the statement that starts its list
+        # or total (``out = []``), so that statement and the new line can still become one
+        earlier = cell.preceding(loop)
+        previous = earlier[-1] if earlier else None
+        edits.before[previous if isinstance(previous, cst.SimpleStatementLine) else loop] = twins.definitions
     return edits
 
 
@@ -254,13 +264,14 @@ def _statement(
     small: cst.BaseSmallStatement,
     per_row: set[str],
     numpy: Callable[[], str],
+    twins: Helpers | None = None,
 ) -> tuple[str | None, str]:
     """The column-wise line for one statement of the loop body, and its kind (or None and why).
     ``numpy`` names NumPy for ``np.where`` (a conditional) and ``np.sqrt`` (``math.sqrt``); the
     results keep their types (:mod:`.row_results`)."""
 
     def vec(node: cst.BaseExpression) -> str | None:
-        return vectorise(node, access.subst, per_row, numpy)
+        return vectorise(node, access.subst, per_row, numpy, helpers=twins)
 
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target = small.targets[0].target
