@@ -25,8 +25,10 @@ reader that fails is turned off with a note; the others go on.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
+import time
 import tracemalloc
 from typing import Any, Protocol
 
@@ -35,6 +37,10 @@ from .probes.procfs import pread_keeping_gil
 
 Reading = tuple[int, "int | None"]
 MAX_DEVICES = 16
+# A counter is read at most at this share of the sampling period's time (0.5 % of 20 ms: 0.1 ms);
+# one that costs more is read every few ticks, at most every MAX_STRIDE-th.
+COST_SHARE = 0.005
+MAX_STRIDE = 8
 
 
 class Reader(Protocol):
@@ -141,6 +147,7 @@ class MallocReader:
     starts_at_zero = False
     at_request = True
     releases_gil = True
+    may_skip = True  # its cost grows with the heap's free blocks (LineMemory reads it less often then)
 
     def __init__(self, mallinfo: Any = None) -> None:
         self._mallinfo = mallinfo if mallinfo is not None else _mallinfo2()
@@ -194,6 +201,7 @@ class WithoutTracemalloc:
         self.starts_at_zero = reader.starts_at_zero
         self.at_request = reader.at_request
         self.releases_gil = getattr(reader, "releases_gil", False)
+        self.may_skip = getattr(reader, "may_skip", False)
 
     def read(self) -> Reading | None:
         reading = self.reader.read()
@@ -208,15 +216,28 @@ class WithoutTracemalloc:
 
 
 class LineMemory:
-    """The sampler's side of memory per line: one counter per reader, fed after each tick."""
+    """The sampler's side of memory per line: one counter per reader, fed after each tick.
 
-    def __init__(self, readers: dict[str, Reader]) -> None:
+    A reader whose cost grows with the heap (``may_skip``: the allocator's, ``mallinfo2`` walks every
+    free block) and whose reading cost more than ``COST_SHARE`` of the sampling period is read every
+    2nd, 3rd... tick instead
+    (at most every ``MAX_STRIDE``-th), so that it costs about that share; the lines of the ticks it
+    skipped are kept and its next rise is shared among them by their time, and ``flush`` (the cell's
+    end) reads any counter a skipped tick left behind. Its cost is measured in CPU time at every
+    reading, so a heap that becomes tidy is read at every tick again.
+    """
+
+    def __init__(self, readers: dict[str, Reader], interval_s: float = 0.02) -> None:
         # those that keep the GIL first (read at the moment the lines were), then the others
         self.readers = dict(sorted(readers.items(), key=lambda item: getattr(item[1], "releases_gil", False)))
         self.counters: dict[str, CounterLines] = {}
         self.notes: list[str] = []
         self.samples = 0  # readings that found a cell line running
-        self._before: Lines = ()
+        self.interval_s = interval_s  # the sampler's period (it sets it)
+        self._before: dict[str, Lines] = {}  # each counter's lines at its last reading
+        self._pending: dict[str, list[tuple[int, float]]] = {}  # lines of the ticks a counter skipped
+        self._skip: dict[str, int] = {}  # ticks each counter skips before its next reading
+        self.strides: dict[str, int] = {}  # every how many ticks each counter was last read
 
     def start(self) -> None:
         for name in list(self.readers):
@@ -230,16 +251,31 @@ class LineMemory:
         if lines:
             self.samples += 1
         for name in list(self.readers):
-            reading = self._read(name)
-            if reading is None:
+            if self._skip.get(name, 0) > 0:
+                self._skip[name] -= 1
+                self._pending.setdefault(name, []).extend(lines)
                 continue
-            counter = self.counters.get(name)
-            if counter is None:  # first readable now (CUDA initialised by the cell)
-                start = 0 if self.readers[name].starts_at_zero else reading[0]
-                counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1],
-                                                             at_request=self.readers[name].at_request)
-            counter.update(reading[0], reading[1], self._before, lines)
-        self._before = lines
+            self._feed(name, lines)
+
+    def flush(self) -> None:
+        """Read each counter that skipped the last ticks (the cell ended): its end is counted too."""
+        for name in list(self.readers):
+            if name in self._pending:
+                self._feed(name, ())
+
+    def _feed(self, name: str, lines: Lines) -> None:
+        pending = self._pending.pop(name, None)
+        since = tuple(pending) + tuple(lines) if pending else lines  # every line since its last reading
+        reading = self._read(name)
+        if reading is None:
+            return
+        counter = self.counters.get(name)
+        if counter is None:  # first readable now (CUDA initialised by the cell)
+            start = 0 if self.readers[name].starts_at_zero else reading[0]
+            counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1],
+                                                         at_request=self.readers[name].at_request)
+        counter.update(reading[0], reading[1], self._before.get(name, ()), since)
+        self._before[name] = lines if lines else since
 
     def stop(self) -> None:
         for reader in self.readers.values():
@@ -247,11 +283,20 @@ class LineMemory:
 
     def _read(self, name: str) -> Reading | None:
         reader = self.readers[name]
+        cpu0 = time.thread_time()
         try:
-            return reader.read()
+            reading = reader.read()
         except Exception as exc:  # one counter that fails costs only itself
             del self.readers[name]
             self.counters.pop(name, None)
+            self._pending.pop(name, None)
             reader.close()
             self.notes.append(f"memory per line: {reader.label} not read: {type(exc).__name__}: {exc}")
             return None
+        if not getattr(reader, "may_skip", False):
+            return reading
+        cost = time.thread_time() - cpu0
+        stride = min(MAX_STRIDE, max(1, math.ceil(cost / (COST_SHARE * self.interval_s))))
+        self.strides[name] = stride
+        self._skip[name] = stride - 1
+        return reading

@@ -52,6 +52,8 @@ class Sampler:
         self.capacity = max(2, capacity)
         self.lines = lines
         self.memory = memory  # memory per line: its counters read after each tick's lines
+        if memory is not None:
+            memory.interval_s = interval_s
         self.notes: list[str] = []
         self.own_cpu_s = 0.0  # CPU the sampler's thread used: aiperf's, not the cell's
         self._rows: list[dict[str, Any]] = []
@@ -99,6 +101,9 @@ class Sampler:
             self._thread = None
         if self._ticks == 0 or self.clock() - self._last_tick > self.interval_s / 2:
             self.tick()  # a short cell still gets one reading of its end state
+        memory = self.memory
+        if memory is not None:
+            self._guard_memory(memory.flush)  # a counter that skipped the last ticks reads the end
         for probe in self.probes:
             try:
                 probe.stop()

@@ -147,6 +147,68 @@ def test_the_readers_that_keep_the_gil_are_read_first_and_the_one_that_hands_it_
     assert MallocReader.releases_gil and not RssReader.releases_gil
 
 
+def test_a_costly_allocator_reading_is_taken_every_few_ticks_and_its_rise_shared_by_the_lines_between() -> None:
+    import time
+
+    class Costly(Script):
+        may_skip, releases_gil = True, True
+
+        def __init__(self, readings: list[Any], cpu_s: float) -> None:
+            super().__init__(readings, at_request=True)
+            self.cpu_s, self.reads = cpu_s, 0
+
+        def read(self) -> tuple[int, int | None] | None:
+            self.reads += 1
+            end = time.thread_time() + self.cpu_s
+            while time.thread_time() < end:
+                pass
+            return super().read()
+
+    # 0.25 ms a reading against 0.1 ms allowed at a 20 ms period: every 3rd tick
+    costly = Costly([(0, None), (30 * MB, None), (60 * MB, None)], 0.00025)
+    memory = LineMemory({"malloc": costly}, interval_s=0.02)
+    memory.start()
+    for line in (1, 1, 2, 3, 3, 3):
+        memory.sample([(line, 0.02)])
+    assert costly.reads == 3 and memory.strides["malloc"] == 3  # at the start, the 3rd and the 6th tick
+    counter = memory.counters["malloc"]
+    # the rise by the 3rd tick: two ticks of line 1, one of line 2; by the 6th: three of line 3
+    assert counter.allocated == pytest.approx({1: 20 * MB, 2: 10 * MB, 3: 30 * MB})
+    memory.flush()  # nothing skipped since the last reading: nothing to read
+    assert costly.reads == 3
+    cheap = Costly([(0, None), (5 * MB, None), (5 * MB, None), (9 * MB, None)], 0.0)
+    memory = LineMemory({"malloc": cheap}, interval_s=0.02)
+    memory.start()
+    memory.sample([(1, 0.02)])
+    memory.sample([(2, 0.02)])
+    assert cheap.reads == 3 and memory.strides["malloc"] == 1  # a tidy heap: every tick
+    costly = Costly([(0, None), (8 * MB, None), (16 * MB, None)], 0.00025)
+    memory = LineMemory({"malloc": costly}, interval_s=0.02)
+    memory.start()
+    for line in (1, 1, 1, 4):
+        memory.sample([(line, 0.02)])
+    memory.flush()  # the cell ended two ticks after its last reading: its end is read
+    assert costly.reads == 3
+    assert memory.counters["malloc"].allocated == pytest.approx({1: 8 * MB, 4: 8 * MB})
+
+
+def test_the_sampler_reads_a_skipping_counter_at_the_cells_end() -> None:
+    from aiperf_magic.measure.sampler import Sampler
+
+    class Skipping(Script):
+        may_skip = True
+
+    reader = Skipping([(0, None), (4 * MB, None), (6 * MB, None)])
+    memory = LineMemory({"malloc": reader}, interval_s=0.02)
+    sampler = Sampler([], interval_s=0.02, memory=memory)
+    sampler.start(thread=False)
+    memory._skip["malloc"] = 5  # as if its last reading had been costly
+    sampler.tick()
+    sampler.stop()
+    assert reader.readings == [(6 * MB, None)]  # read once more, at the end
+    assert memory.counters["malloc"].value == 4 * MB
+
+
 def test_a_read_that_keeps_the_gil_reads_what_os_pread_reads(tmp_path: Path) -> None:
     import os
 
