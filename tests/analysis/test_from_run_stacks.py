@@ -239,3 +239,12 @@ def test_a_short_loop_over_a_stack_of_matrices_called_many_times_is_whole_array_
                function="forward", own_seconds=0.9, loop_line=3, loop_count=3, types={"W": "numpy.ndarray"},
                sizes={"W": 12_288}, locals={"W": "ndarray of 12,288 float64 (3 x 64 x 64)"})]
     assert ("AIP201", 2) in shown(run_on(cell, spots, {"np": np}, functions=one))
+
+
+def test_a_total_reset_on_the_way_is_not_one_cumulative_sum() -> None:
+    """Not flagged, because ``position = 0`` inside the loop restarts the sum: no single cumsum is it."""
+    import random
+
+    source = WALK.replace("        position += step\n", "        position += step\n        if i % 100 == 0:\n"
+                          "            position = 0\n")
+    assert "AIP201" not in [c for c, _ in shown(run_on(source, WALK_SPOTS, {"random": random}))]

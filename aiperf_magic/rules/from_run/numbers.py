@@ -177,6 +177,9 @@ def running_total(loop: Loop) -> str | None:
         return None
     totals = {sub.target.value for sub in walk_all(node.body) if isinstance(sub, cst.AugAssign)
               and isinstance(sub.operator, _ACCUMULATE) and isinstance(sub.target, cst.Name)}
+    # reset on the way (``if x < 0: total = 0``): not one cumulative sum
+    totals -= {t.target.value for sub in walk_all(node.body) if isinstance(sub, cst.Assign)
+               for t in sub.targets if isinstance(t.target, cst.Name)}
     for name in sorted(totals):
         stored = frozenset({name})
         if any(_stores(sub, stored) is not None for sub in walk_all(node.body)) and not carried(loop, stored):
