@@ -270,12 +270,14 @@ def _walks_numbers(site: Site, run: Run, loop: Loop) -> bool:
     text = site.loop_text or ""
     it = unwrap_iterable(site.code.facts, loop.iter)
     qname = site.code.facts.names.qname(it.func) if isinstance(it, cst.Call) else None
+    if qname == "builtins.range" or text.startswith("range(") or "range of" in text or _flat_numbers(text):
+        return True
     if qname in ("builtins.zip", "builtins.enumerate") and isinstance(it, cst.Call) and it.args:
         walked = it.args if qname == "builtins.zip" else it.args[:1]
         names = [a.value.value for a in walked if isinstance(a.value, cst.Name) and not a.star]
         return len(names) == len(walked) and all(_flat_numbers(site.described(n) or argument_text(run, site, n))
                                                  for n in names)
-    return qname == "builtins.range" or text.startswith("range(") or "range of" in text or _flat_numbers(text)
+    return False
 
 
 def _flat_numbers(text: str | None) -> bool:
