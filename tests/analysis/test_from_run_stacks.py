@@ -248,3 +248,16 @@ def test_a_total_reset_on_the_way_is_not_one_cumulative_sum() -> None:
     source = WALK.replace("        position += step\n", "        position += step\n        if i % 100 == 0:\n"
                           "            position = 0\n")
     assert "AIP201" not in [c for c, _ in shown(run_on(source, WALK_SPOTS, {"random": random}))]
+
+
+def test_nested_loops_of_a_helper_called_a_few_times_are_still_their_own_count() -> None:
+    """The inner loop's 100 iterations, called 5 times, are not all: the outer loop of 100 runs it too."""
+    helper = ("def blur(img, out):\n    for i in range(100):\n        for j in range(100):\n"
+              "            out[i, j] = (img[i, j] + img[i, j - 1]) / 2\n")
+    file = earlier_cell(helper, "nested-1")
+    lines = [hot(4, 0.9, file=file, where="cell [1]", function="blur", own_seconds=0.9, loop_line=3, loop_count=100,
+                 types={"img": "numpy.ndarray", "out": "numpy.ndarray"}, sizes={"img": 10_000, "out": 10_000},
+                 locals={"img": "ndarray of 10,000 float64 (100 x 100)"})]
+    spots = [hot(2, 0.9, via={"blur": 18}, loop_line=1, loop_count=5)]
+    cell = "for _ in range(5):\n    blur(img, out)\n"
+    assert ("AIP201", 2) in shown(run_on(cell, spots, {"np": np}, functions=lines))

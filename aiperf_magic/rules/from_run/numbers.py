@@ -62,7 +62,7 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
     n = site.loop_count
     # a loop in a function: the run's callers say whether loops called it, and how many times
     stacked, calls = loops_above(run, _function_name(loop)) if site.code is not run.cell else (False, None)
-    if stacked and n is not None and calls is not None and n * calls < MIN_ITERATIONS:
+    if stacked and loop.parent is None and n is not None and calls is not None and n * calls < MIN_ITERATIONS:
         return None  # a few whole-array steps per call, over few calls: not one element at a time
     repeated = loop.parent is not None or stacked or _called_in_a_loop(run, loop)
     if not repeated and ((n is None and site.share < ALONE_SHARE) or (n is not None and n < MIN_ITERATIONS)):
