@@ -152,3 +152,20 @@ def test_whose_code_is_whose():
     assert not usercode.is_user_file(np.__file__)
     assert not usercode.is_user_file(usercode.__file__)  # aiperf itself, wherever it is installed
     assert not usercode.is_user_file(os.path.join(sys.prefix, "lib", "x.py"))
+
+
+def test_a_cell_run_again_reuses_the_facts_of_its_equal_code_and_only_the_last_few_are_kept() -> None:
+    from aiperf_magic.measure import lineinfo
+
+    text = "rows = []\nfor i in range(10):\n    rows.append({'id': i})\n"
+    first = compile(text, "<cell-1>", "exec")
+    again = compile(text, "<cell-2>", "exec")  # the same cell, run again: a new, equal code object
+    other = compile(text.replace("'id'", "'key'"), "<cell-3>", "exec")
+    facts = lineinfo.code_facts({}, first)
+    assert lineinfo.code_facts({}, again) is facts
+    assert lineinfo.code_facts({}, other) is not facts
+    assert [r.label for r in facts.line(3).names] == [r.label for r in lineinfo.CodeFacts(again).line(3).names]
+    for k in range(lineinfo.KEPT_CODES):
+        lineinfo.code_facts({}, compile(f"x = {k}\n", "<cell-x>", "exec"))
+    assert len(lineinfo._KEPT) == lineinfo.KEPT_CODES
+    assert lineinfo.code_facts({}, again) is not facts  # pushed out by sixteen newer cells
