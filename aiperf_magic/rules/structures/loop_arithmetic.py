@@ -15,6 +15,7 @@ from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
+from .scatter_stores import scatter_store
 from .tensor_stores import made_tensor, tensor_store
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
@@ -316,6 +317,9 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
 
 
 def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, facts: Facts) -> Edits | str:
+    scattered = scatter_store(cell, loop, edits, facts)  # for i, x in enumerate(xs): t[i, f(x)] = 1
+    if scattered is not None:
+        return scattered
     if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop unpacks its items or has an else clause"
     body = loop.body.body
