@@ -151,15 +151,16 @@ CONV = ("def conv_single_step(a_slice, W, b):\n"
         "    return Z\n")
 
 
-def conv_lines(file: str, helper_loops: bool) -> list[Hotspot]:
+def conv_lines(file: str, helper_loops: bool, window: int = 27) -> list[Hotspot]:
     def fn(line: int, share: float, function: str, **more: Any) -> Hotspot:
         return hot(line, share, file=file, where="cell [1]", function=function, **more)
 
     helper = {"loop_line": 2, "loop_count": 27} if helper_loops else {}
     return [fn(11, 0.9, "conv_forward", own_seconds=0.07, via={"conv_single_step": 16}, callees={"sum": 5},
                loop_line=9, loop_count=4, types={"Z": "numpy.ndarray", "a_slice": "numpy.ndarray"},
-               sizes={"Z": 2560, "a_slice": 27}),
-            fn(3, 0.5, "conv_single_step", own_seconds=0.5, callees={"sum": 5}, types={"s": "numpy.ndarray"}, **helper),
+               sizes={"Z": 2560, "a_slice": window}),
+            fn(3, 0.5, "conv_single_step", own_seconds=0.5, callees={"sum": 5}, types={"s": "numpy.ndarray"},
+               sizes={"s": window}, **helper),
             fn(2, 0.3, "conv_single_step", own_seconds=0.3, **helper)]
 
 
@@ -169,6 +170,15 @@ def test_a_loop_calling_a_loop_free_helper_per_item_owns_the_helpers_time() -> N
     found = run_on("Z = conv_forward(A_prev, W, b)\n", spots, {"np": np}, functions=conv_lines(file, False))
     (finding,) = [f for f in found if f.shown and f.code == "AIP201"]
     assert finding.line == 1 and "one element of Z" in finding.message
+
+
+def test_a_loop_calling_a_helper_on_large_arrays_per_item_is_not_element_work() -> None:
+    """Not flagged, because each call works on 1,000,000 elements: a task per item, not one element."""
+    file = earlier_cell(CONV, "conv-3")
+    spots = [hot(1, 0.9, via={"conv_forward": 18})]
+    lines = conv_lines(file, False, window=1_000_000)
+    found = run_on("Z = conv_forward(A_prev, W, b)\n", spots, {"np": np}, functions=lines)
+    assert "AIP201" not in [c for c, _ in shown(found)]
 
 
 def test_a_loop_calling_a_helper_with_loops_of_its_own_is_not_its_time() -> None:

@@ -23,6 +23,9 @@ from .run import Run
 from .sites import Site, code_of_file
 
 MAX_DEPTH = 6  # callers followed this far up
+# arrays a per-item helper works on: at this size a NumPy call's own work is about what calling it
+# costs (a few microseconds), so the call per item is the loop's element work, not a task of its own
+SMALL_ITEM = 1_000
 
 
 def _all_lines(run: Run) -> Iterator[Hotspot]:
@@ -60,10 +63,16 @@ def loops_above(run: Run, function: str) -> tuple[bool, int | None]:
 
 
 def loop_free(run: Run, function: str) -> bool:
-    """The run saw ``function``'s lines, none of them in a loop nor calling further user functions:
-    straight-line work done once per call (``conv_single_step``: multiply one window, sum it)."""
+    """The run saw ``function``'s lines, none of them in a loop nor calling further user functions,
+    on arrays of ``SMALL_ITEM`` elements at most: straight-line work on one item per call
+    (``conv_single_step``: multiply one 3 x 3 x 3 window, sum it)."""
     lines = [h for h in run.report.function_lines if top_function(h.function) == function]
-    return bool(lines) and all(h.loop_line is None and not h.via for h in lines)
+    sizes = [n for h in lines for name, n in h.sizes.items() if h.types.get(name, "") in _ARRAYS]
+    small = bool(sizes) and max(sizes) <= SMALL_ITEM
+    return bool(lines) and small and all(h.loop_line is None and not h.via for h in lines)
+
+
+_ARRAYS = ("numpy.ndarray", "torch.Tensor", "list", "tuple")
 
 
 def inlined_seconds(run: Run, site: Site) -> float:
