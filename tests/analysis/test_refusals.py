@@ -25,5 +25,7 @@ def test_compiling_refuses_a_comprehension_by_saying_it_is_one() -> None:
 
 
 def test_requests_in_a_comprehension_are_named_as_such() -> None:
-    why = reasons("import requests\nbodies = [requests.get(u, timeout=5).text for u in urls]\n")["AIP402"]
+    # a list comprehension is mapped over a thread pool; a dict one is refused, and says it is a comprehension
+    assert reasons("import requests\nbodies = [requests.get(u, timeout=5).text for u in urls]\n")["AIP402"] is None
+    why = reasons("import requests\nbodies = {u: requests.get(u, timeout=5).text for u in urls}\n")["AIP402"]
     assert why is not None and "comprehension" in why

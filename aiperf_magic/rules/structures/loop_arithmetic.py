@@ -15,6 +15,7 @@ from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
+from .reductions import BUILTIN_REDUCERS, builtin_reductions
 from .scatter_stores import scatter_store
 from .tensor_stores import made_tensor, tensor_store
 
@@ -276,6 +277,8 @@ def _collects_arithmetic(facts: Facts, loop: Loop) -> bool:
 # -- AIP201 ---------------------------------------------------------------------------------------
 @fixer_for("AIP201", "Compute with one NumPy expression")
 def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
+    if isinstance(node, cst.Call) and facts.names.qname(node.func) in BUILTIN_REDUCERS:
+        return builtin_reductions(cell, node, facts)  # sum(big_array), found by the run
     node = expect(node, (*COMPREHENSIONS, cst.For))
     if node is None:
         return "no loop or comprehension on the finding's line"
