@@ -40,6 +40,7 @@ class MemoryRun:
         self.precise = precise
         self.hotspots = hotspots
         self.engine: Any = None
+        self._stopped: Any = None  # the engine once stopped
         if precise:
             self.engine = engine
             if engine is None:
@@ -60,8 +61,15 @@ class MemoryRun:
     def mode(self) -> str:
         return self.engine.name if self.engine is not None else "sampled"
 
+    @property
+    def starts_first(self) -> bool:
+        """The engine starts before the sampler and stops after it (tracemalloc: the sampler reads its
+        counter); memray's tracker starts after the sampler and stops before it, so that none of
+        aiperf's own starting and stopping runs under it (every Python call it traces costs)."""
+        return not isinstance(self.engine, MemrayEngine)
+
     def start(self) -> None:
-        """Start the engine (before the sampler's first reading: tracemalloc's counter needs it)."""
+        """Start the engine (for tracemalloc before the sampler's first reading, which needs it)."""
         if self.engine is None:
             return
         try:
@@ -73,16 +81,22 @@ class MemoryRun:
                               "memory per line was sampled instead")
             if self.sampling is not None:
                 self.sampling.readers.pop("traced", None)
+                self.sampling.counters.pop("traced", None)
                 if self.hotspots:
                     for name, reader in host_readers(traced=False).items():
-                        self.sampling.readers[name] = reader
+                        self.sampling.add(name, reader)
+
+    def stop_engine(self) -> None:
+        engine = self.engine
+        if engine is not None and self._stopped is not engine:
+            self._stopped = engine
+            try:
+                engine.stop()
+            except Exception as exc:
+                self.notes.append(f"--memory: {engine.name} did not stop cleanly: {type(exc).__name__}: {exc}")
 
     def stop(self) -> None:
-        if self.engine is not None:
-            try:
-                self.engine.stop()
-            except Exception as exc:
-                self.notes.append(f"--memory: {self.engine.name} did not stop cleanly: {type(exc).__name__}: {exc}")
+        self.stop_engine()
         if self.sampling is not None:
             self.sampling.stop()
 

@@ -245,6 +245,14 @@ class LineMemory:
             if reading is not None:
                 self.counters[name] = CounterLines(*reading, at_request=self.readers[name].at_request)
 
+    def add(self, name: str, reader: Reader) -> None:
+        """A reader joining after ``start`` (the engine that was to count could not start): read now."""
+        self.readers[name] = reader
+        self.readers = dict(sorted(self.readers.items(), key=lambda item: getattr(item[1], "releases_gil", False)))
+        reading = self._read(name)
+        if reading is not None:
+            self.counters[name] = CounterLines(*reading, at_request=reader.at_request)
+
     def sample(self, lines: Lines) -> None:
         """One tick: ``lines`` are the cell lines the sampler found running, with their shares."""
         lines = tuple(lines)

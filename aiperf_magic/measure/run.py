@@ -103,8 +103,12 @@ class CellRun:
         self._peak_reset = _reset_peak_rss()
         if self.options.gpu:
             self._cuda.start()
-        self.memory.start()
+        memory_first = self.memory.starts_first
+        if memory_first:
+            self.memory.start()
         self.sampler.start()
+        if not memory_first:
+            self.memory.start()  # memray's tracker: after aiperf's own starting
         self._started_at = time.time()
         self._c0 = self._cpu_clock()
         self._t0 = self._clock()
@@ -120,6 +124,8 @@ class CellRun:
         synced = self._cuda.synchronize() if self.options.gpu else False
         t1, c1 = self._clock(), self._cpu_clock()
         self.finished = True
+        if not self.memory.starts_first:
+            self.memory.stop_engine()  # memray's tracker: before aiperf's own stopping
         samples = self.sampler.stop()
         self.memory.stop()
         if self.sampler.memory is None:  # it failed during the cell: a note says so, nothing is attributed

@@ -598,10 +598,51 @@ def test_memray_that_cannot_start_leaves_the_host_counters_to_sample_the_lines()
 
     run = MemoryRun(precise=True, engine=Broken(), gpu=False)
     assert run.sampling is not None and run.sampling.readers == {}  # memray counts: no counter sampled
+    run.sampling.start()  # memray starts after the sampler: its counters are already started
     run.start()
     assert run.mode == "sampled" and "host" in run.sampling.readers
+    assert "host" in run.sampling.counters  # read at once, from the moment memray failed
     assert "memray could not start (RuntimeError" in run.notes[0]
     run.stop()
+
+
+def test_memrays_tracker_runs_inside_the_samplers_start_and_stop_and_tracemalloc_outside() -> None:
+    from aiperf_magic.measure.memory_engines import MemrayEngine, TracemallocEngine
+    from aiperf_magic.measure.run import CellRun, RunOptions
+
+    order: list[str] = []
+
+    class Memray(MemrayEngine):
+        def __init__(self) -> None:
+            super().__init__(memray_module=SimpleNamespace())
+
+        def start(self) -> None:
+            order.append("engine start")
+
+        def stop(self) -> None:
+            order.append("engine stop")
+
+        def result(self, cell_file: Any, line_offset: int) -> Any:
+            return None
+
+    class Traced(TracemallocEngine):
+        def start(self) -> None:
+            order.append("engine start")
+
+        def stop(self) -> None:
+            order.append("engine stop")
+
+    for engine, expected in ((Memray(), ["sampler start", "engine start", "engine stop", "sampler stop"]),
+                             (Traced(), ["engine start", "sampler start", "sampler stop", "engine stop"])):
+        order.clear()
+        run = CellRun("x = 1\n", options=RunOptions(gpu=False, memory=True), stages=[],
+                      memory=MemoryRun(precise=True, engine=engine, gpu=False))
+        start, stop = run.sampler.start, run.sampler.stop
+        run.sampler.start = lambda: (order.append("sampler start"), start())[1]  # type: ignore[method-assign]
+        run.sampler.stop = lambda: (order.append("sampler stop"), stop())[1]  # type: ignore[method-assign]
+        run.start()
+        run.finish()
+        assert order == expected, type(engine).__name__
 
 
 def test_the_header_names_the_peaks_line_only_for_a_peak_above_a_few_pages() -> None:
