@@ -171,6 +171,11 @@ def test_slow_host_counters_are_read_every_tenth_of_a_second_and_fresh_in_the_la
     assert [r["read_bytes"] for r in rows[:9]] == [10] * 4 + [20] * 4 + [30]
     assert rows[-1]["read_bytes"] == 40 and rows[-1]["mem_available_bytes"] == 996  # fresh at the end
     assert rows[-2]["read_bytes"] == 30
+    probe.start()
+    row = {}
+    probe.sample(row)  # a cell of one row: read fresh at that row, not again at the end
+    probe.stop()
+    assert counters.reads == {"memory": 5, "io": 5} and row["read_bytes"] == 50
 
 
 def test_host_probe_reads_this_machine():

@@ -86,11 +86,12 @@ class HostProbe:
         row["cpu_per_core"] = self._guard("cpu_per_core", c.cpu_per_core)
         row["rss_bytes"] = self._guard("rss_bytes", c.rss)
         now = self._clock()
-        if now - self._slow_at >= self._slow_period_s:
+        fresh = now - self._slow_at >= self._slow_period_s
+        if fresh:
             self._slow_at = now
             self._read_slow()
         row.update(self._slow)
-        self._last_row = row
+        self._last_row = row if not fresh else None  # a row whose slow counters are older than it
 
     def _read_slow(self) -> None:
         c = self._counters
@@ -100,7 +101,7 @@ class HostProbe:
 
     def stop(self) -> None:
         row, self._last_row = self._last_row, None
-        if row is not None and self._slow_at != self._clock():
+        if row is not None:
             self._read_slow()  # the cell's last row: its end, not up to slow_period_s before
             row.update(self._slow)
         self._slow_at = -1e18
