@@ -16,6 +16,7 @@ from ..registry import Hit, fixer_for, rule
 from ..symbols import infer_symbol
 from ..work import definition
 from .row_access import RowAccess
+from .row_assign import assigning_row_function
 
 
 def function_body(facts: Facts, node: cst.BaseExpression) -> tuple[cst.BaseExpression, str] | None:
@@ -216,10 +217,15 @@ def fix_apply(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     if reduced is not None:
         return reduced
     body = function_body(facts, func)
+    axis = kwarg(call, "axis")
+    if body is None and axis is not None and cell.code(axis.value) in ("1", "'columns'", '"columns"') and len(
+            call.args) == 2:
+        assigned = assigning_row_function(cell, call, facts)  # row["c"] = ...; return row
+        if assigned is not None:
+            return assigned
     if body is None:
         return "the function is not one expression of one argument"
     value, param = body
-    axis = kwarg(call, "axis")
     others = [a for a in call.args[1:] if a is not axis]
     if others:
         return "apply has extra arguments (args=, raw=, result_type=...)"
