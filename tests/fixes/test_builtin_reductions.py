@@ -60,3 +60,34 @@ def test_no_rewrite_where_numpy_would_answer_otherwise(source: str, values: Any,
 def test_a_tensor_is_told_its_own_method() -> None:
     torch = pytest.importorskip("torch")
     assert "write a.sum() (the tensor's own reduction)" in rewrite(CELL, {"a": torch.arange(10.0)})
+
+
+@pytest.mark.parametrize("loop", ["for i in range(len(losses)):\n    total += losses[i].item()\n",
+                                  "for x in losses:\n    total += x.item()\n"])
+def test_a_sum_of_a_tensors_items_is_one_float64_sum(loop: str) -> None:
+    torch = pytest.importorskip("torch")
+    source = "total = 0.0\n" + loop + "mean_loss = total / len(losses)\n"
+    ns = {"losses": torch.rand(20_000)}
+    analysis = analyze_cell(source, namespace=ns)
+    assert analysis.cell is not None and analysis.facts is not None
+    fixer = all_rules()["AIP201"].fixer
+    assert fixer is not None
+    edits = fixer(analysis.cell, analysis.facts.loops[0].node, analysis.facts)
+    assert isinstance(edits, Edits), edits
+    out = rewrite_python(analysis.cell, [edits])
+    assert out is not None and "total += losses.double().sum().item()" in out
+    before, after = dict(ns), dict(ns)
+    exec(source, before)
+    exec(out, after)
+    assert type(after["total"]) is float and abs(before["total"] - after["total"]) <= 1e-9 * abs(before["total"])
+
+
+def test_integer_items_keep_the_loop() -> None:
+    torch = pytest.importorskip("torch")
+    source = "total = 0\nfor x in counts:\n    total += x.item()\n"
+    analysis = analyze_cell(source, namespace={"counts": torch.arange(5_000)})
+    fixer = all_rules()["AIP201"].fixer
+    assert fixer is not None and analysis.cell is not None and analysis.facts is not None
+    edits = fixer(analysis.cell, analysis.facts.loops[0].node, analysis.facts)
+    out = rewrite_python(analysis.cell, [edits]) if isinstance(edits, Edits) else ""
+    assert "double().sum()" not in (out or "")

@@ -15,7 +15,7 @@ from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
-from .reductions import BUILTIN_REDUCERS, builtin_reductions
+from .reductions import BUILTIN_REDUCERS, builtin_reductions, item_sum
 from .scatter_stores import scatter_store
 from .tensor_stores import made_tensor, tensor_store
 
@@ -344,6 +344,11 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, fact
         edits.replace[loop] = cst.parse_statement(f"{cell.code(owner)}.extend({items})\n")
         return edits
     if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign):
+        items = item_sum(cell, loop, small, var, facts)  # total += losses[i].item(), over a tensor
+        if items is not None:
+            edits.replace[loop] = cst.parse_statement(items)
+            edits.title, edits.measure_first = "Sum the tensor in one call", None
+            return edits
         vec = vector(cell, small.value, var, loop.iter, numpy)
         if vec is None or var in names_in(small.target):
             return "the accumulated value is not element-wise arithmetic on the loop variable"

@@ -69,3 +69,28 @@ def call_name_leaf(facts: Facts, call: cst.Call) -> str:
 def _live(facts: Facts, node: cst.BaseExpression) -> object:
     ns = facts.names.namespace
     return ns.get(node.value) if ns is not None and isinstance(node, cst.Name) else None
+
+
+def item_sum(cell: ParsedCell, loop: cst.For, small: cst.AugAssign, var: str, facts: Facts) -> str | None:
+    """``for i in range(len(t)): total += t[i].item()`` (or ``for x in t: total += x.item()``) over a
+    live 1-D floating tensor -> ``total += t.double().sum().item()``: the loop added the elements as
+    Python floats, in float64, and so does the sum (pairwise: the last digits may differ, within
+    Try's float64 tolerance); a float32 sum would round otherwise. None when it is not that shape."""
+    value = small.value
+    if not (isinstance(small.target, cst.Name) and isinstance(value, cst.Call) and not value.args
+            and isinstance(value.func, cst.Attribute) and value.func.attr.value == "item"):
+        return None
+    item, it = value.func.value, loop.iter
+    if isinstance(item, cst.Name) and item.value == var and isinstance(it, cst.Name):
+        tensor = it  # for x in t: total += x.item()
+    elif (isinstance(item, cst.Subscript) and isinstance(item.value, cst.Name) and len(item.slice) == 1
+          and isinstance(item.slice[0].slice, cst.Index) and isinstance(item.slice[0].slice.value, cst.Name)
+          and item.slice[0].slice.value.value == var and cell.code(it) == f"range(len({item.value.value}))"):
+        tensor = item.value  # for i in range(len(t)): total += t[i].item()
+    else:
+        return None
+    live = _live(facts, tensor)
+    if type(live).__module__.split(".")[0] != "torch" or getattr(live, "ndim", None) != 1 or not getattr(
+            live, "is_floating_point", lambda: False)():
+        return None
+    return f"{small.target.value} += {tensor.value}.double().sum().item()\n"
