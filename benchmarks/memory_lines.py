@@ -2,7 +2,7 @@
 
     python benchmarks/memory_lines.py                # matrix (3 default runs a cell) and overhead (9 repeats)
     python benchmarks/memory_lines.py --quick        # one default run a cell, 3 repeats
-    python benchmarks/memory_lines.py --only overhead
+    python benchmarks/memory_lines.py --only overhead --repeat 30
 
 Matrix: cells of the shapes memory takes in notebooks (NumPy arrays kept and freed, pandas frames built
 and converted, lists of Python objects, a torch CPU tensor, a transient peak inside a function an
@@ -20,8 +20,9 @@ that allocated 10 MB or more; the default within ±25 % on those lines that also
 ``peak_line`` right on every cell.
 
 Overhead: 400,000 dict appends (and a NumPy cell) interleaved under plain execution, ``%%aiperf``,
-``%%aiperf --memory`` (memray and tracemalloc), and memray's own ``%%memray_flamegraph`` and
-Scalene's command line where installed; medians and ratios to plain, in one run.
+``%%aiperf --memory`` (memray and tracemalloc), memray's tracker alone around the cell (the floor
+of a memray count), memray's own ``%%memray_flamegraph`` and Scalene's command line where installed;
+medians and ratios to plain, in one run.
 """
 
 from __future__ import annotations
@@ -265,6 +266,40 @@ class _Nothing:
         pass
 
 
+class BareMemray:
+    """memray's tracker alone around the cell, started and stopped by IPython's cell events as
+    ``%%aiperf --memory`` starts and stops it, with nothing read back: the floor of any memray-based
+    count (its hooks' start and stop, and the Python calls and allocations it traces meanwhile)."""
+
+    shell: Any = None
+
+    def __enter__(self) -> None:
+        import memray
+
+        self._tmp = tempfile.mkdtemp(prefix="aiperf-bare-memray-")
+        self._tracker: Any = None
+
+        def start(*_: Any) -> None:
+            Path(self._tmp, "x.bin").unlink(missing_ok=True)
+            self._tracker = memray.Tracker(Path(self._tmp, "x.bin"), memory_interval_ms=1000)
+            self._tracker.__enter__()
+
+        def stop(*_: Any) -> None:
+            if self._tracker is not None:
+                self._tracker.__exit__(None, None, None)
+                self._tracker = None
+
+        self._hooks = (start, stop)
+        self.shell.events.register("pre_run_cell", start)
+        self.shell.events.register("post_run_cell", stop)
+
+    def __exit__(self, *exc: object) -> None:
+        start, stop = self._hooks
+        self.shell.events.unregister("pre_run_cell", start)
+        self.shell.events.unregister("post_run_cell", stop)
+        shutil.rmtree(self._tmp, ignore_errors=True)
+
+
 def print_matrix(rows: list[dict[str, Any]]) -> None:
     print(f"{'cell':<30} {'line':>4} {'mode':<11} {'run':>3} {'reference':>10} {'measured':>10} {'error':>7} "
           f"{'line s':>7}  code")
@@ -340,6 +375,8 @@ def overhead(shell: Any, repeat: int) -> None:
     }
     if has("memray"):
         modes["%%aiperf --memory (memray)"] = ("%%aiperf --text --no-gpu --memory\n", _Nothing)
+        BareMemray.shell = shell
+        modes["memray's tracker alone"] = ("", BareMemray)
         shell.run_line_magic("load_ext", "memray")
         if shell.find_cell_magic("memray_flamegraph") is not None:
             modes["%%memray_flamegraph"] = ("%%memray_flamegraph\n", _Nothing)
@@ -360,14 +397,16 @@ def overhead(shell: Any, repeat: int) -> None:
                 with context():
                     times[mode].append(run_cell(shell, prefix + body))
         plain, fastest = statistics.median(times["plain"]), min(times["plain"])
-        print(f"\n{name} (median and fastest of {repeat}, interleaved; ratios to plain)")
+        print(f"\n{name} (median and fastest of {repeat}, interleaved; ratios to plain; 'paired': the median "
+              "of each round's ratio to that round's plain run, the steadier figure on a busy machine)")
         for mode, ts in times.items():
             if not ts:
                 print(f"  {mode:<40} not run (too slow for this cell)")
                 continue
             med = statistics.median(ts)
+            paired = statistics.median(t / p for t, p in zip(ts, times["plain"], strict=True))
             print(f"  {mode:<40} {med * 1000:8.1f} ms  {med / plain:5.2f}x   fastest {min(ts) * 1000:8.1f} ms "
-                  f"{min(ts) / fastest:5.2f}x")
+                  f"{min(ts) / fastest:5.2f}x   paired {paired:5.2f}x")
         cli = scalene_cli(body)
         print(f"  {'scalene --cli --memory':<40} " + (f"{cli * 1000:8.1f} ms (a fresh process, startup included)"
                                                         if cli is not None else "not installed"))
@@ -379,6 +418,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--only", choices=["matrix", "overhead"])
+    parser.add_argument("--repeat", type=int, default=None, help="overhead rounds (default 9, 3 with --quick)")
     args = parser.parse_args()
     from IPython.testing.globalipapp import start_ipython
 
@@ -389,7 +429,7 @@ def main() -> None:
         print_matrix(matrix(shell, 1 if args.quick else 3))
     if args.only in (None, "overhead"):
         memray_fixed_cost()
-        overhead(shell, 3 if args.quick else 9)
+        overhead(shell, args.repeat or (3 if args.quick else 9))
 
 
 if __name__ == "__main__":

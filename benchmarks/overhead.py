@@ -111,11 +111,14 @@ def run_workloads(shell, repeat: int, size: str, only: list[str] | None = None) 
             for mode in order:
                 times[mode].append(time_mode(shell, modes, mode, body))
         plain = statistics.median(times["plain"])
-        cells = []
+        cells, paired = [], []
         for mode in modes:
             med = statistics.median(times[mode])
             cells.append(f"{med:8.3f} s ({med / plain:5.3f}x)")
+            # each round's ratio to that round's plain run: steadier than the medians on a busy machine
+            paired.append(f"paired {statistics.median(t / p for t, p in zip(times[mode], times['plain'])):5.3f}x")
         print(f"{name:<16}" + "".join(f"{c:>26}" for c in cells))
+        print(f"{'':<16}" + "".join(f"{c:>26}" for c in paired))
 
 
 def empty_cell_cost(shell, repeat: int = 40) -> None:
@@ -197,7 +200,8 @@ def main() -> None:
     shell = get_ipython()
     shell.run_line_magic("load_ext", "aiperf_magic")
     repeat = args.repeat or (3 if args.quick else 7)
-    print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians; ratio to plain in ()")
+    print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians; ratio to plain in (); "
+          "below, the median of each round's own ratio")
     run_workloads(shell, repeat, "quick" if args.quick else "full", args.only)
     empty_cell_cost(shell)
     load_ext_time(roots=roots)
