@@ -113,6 +113,8 @@ def test_run_delays_lists_this_threads_delay() -> None:
 
 
 def test_run_delays_keep_each_threads_file_open_until_the_thread_is_gone() -> None:
+    import os
+
     from aiperf_magic.measure.probes import threads as threads_module
 
     if not run_delays():
@@ -129,13 +131,16 @@ def test_run_delays_keep_each_threads_file_open_until_the_thread_is_gone() -> No
     worker.start()
     first = run_delays()
     tid = str(worker.native_id)
-    fd = threads_module._FDS[tid]
+    fd = threads_module._SCHEDSTAT.fds[tid]
     done.set()
     again = run_delays()  # the same file, read again: the delay only grows
-    assert threads_module._FDS[tid] == fd and again[tid] >= first[tid]
+    assert threads_module._SCHEDSTAT.fds[tid] == fd and again[tid] >= first[tid]
     worker.join()
+    deadline = time.monotonic() + 2
+    while os.path.exists(f"/proc/self/task/{tid}") and time.monotonic() < deadline:
+        time.sleep(0.01)  # the kernel's record of the thread goes a moment after join()
     after = run_delays()
-    assert tid not in after and tid not in threads_module._FDS  # its file closed
+    assert tid not in after and tid not in threads_module._SCHEDSTAT.fds  # its file closed
     assert str(threading.get_native_id()) in after
 
 
@@ -150,7 +155,7 @@ def test_run_delays_never_close_a_file_the_user_opened_in_place_of_theirs(tmp_pa
     worker.start()
     run_delays()
     tid = str(worker.native_id)
-    fd = threads_module._FDS[tid]
+    fd = threads_module._SCHEDSTAT.fds[tid]
     os.close(fd)  # the user's code closes every descriptor it did not open...
     mine = os.open(tmp_path / "data", os.O_RDWR | os.O_CREAT)  # ...and gets that number for its own
     try:
@@ -161,6 +166,26 @@ def test_run_delays_never_close_a_file_the_user_opened_in_place_of_theirs(tmp_pa
             time.sleep(0.01)  # the thread's task is gone too: run_delays finds it ended
         run_delays()
         os.fstat(mine)  # still open
-        assert tid not in threads_module._FDS
+        assert tid not in threads_module._SCHEDSTAT.fds
     finally:
         os.close(mine)
+
+
+def test_this_processs_children_are_found_through_its_threads_kept_files() -> None:
+    import os
+    import subprocess
+    import sys
+
+    from aiperf_magic.measure.probes import host
+
+    if not os.path.exists(f"/proc/self/task/{threading.get_native_id()}/children"):
+        pytest.skip("Linux /proc children lists only")
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(5)"])
+    try:
+        assert child.pid in host._proc_descendants(os.getpid())
+        kept = dict(host._CHILDREN.fds)
+        assert child.pid in host._proc_descendants(os.getpid()) and host._CHILDREN.fds == kept  # not reopened
+    finally:
+        child.kill()
+        child.wait()
+    assert child.pid not in host._proc_descendants(os.getpid())

@@ -147,9 +147,15 @@ def children_cpu_s(psutil_module: Any = None) -> float | None:
 
 
 def _proc_descendants(pid: int) -> list[int]:
-    """Linux lists each thread's children in /proc: a few small reads, not a scan of every process."""
+    """Linux lists each thread's children in /proc: a few small reads, not a scan of every process.
+    This process's own threads' lists stay open between readings (:class:`.procfs.TaskFiles`)."""
     found: list[int] = []
     todo = [pid]
+    if pid == os.getpid():
+        for kids in _CHILDREN.read().values():
+            found.extend(kids)
+            todo.extend(kids)
+        todo.remove(pid)
     while todo:
         parent = todo.pop()
         try:
@@ -191,6 +197,13 @@ def _psutil_children_cpu_s(ps: Any) -> float:
 
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _pids(data: bytes) -> list[int]:
+    return [int(x) for x in data.split()]
+
+
+_CHILDREN = procfs.TaskFiles("children", _pids, size=1 << 16)
 
 
 def _psutil() -> Any:

@@ -9,8 +9,6 @@ used, which are coarser.
 
 from __future__ import annotations
 
-import errno
-import os
 import sys
 import threading
 import time
@@ -18,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .base import THREAD_PREFIX  # aiperf's own threads are never the user's work
+from .procfs import TaskFiles
 
 # A thread is busy when it used at least this share of the elapsed interval. Under the GIL four
 # spinning threads get about a quarter each, so the bar must stay well below 1/N; a parked thread
@@ -65,71 +64,17 @@ def _psutil_reader() -> ThreadCpuReader | None:
 def run_delays() -> dict[str, float]:
     """Seconds each thread of this process has spent ready to run but waiting for a CPU.
 
-    Linux's ``/proc/self/task/<tid>/schedstat`` (second field, ns). Empty where it is missing. Each
-    thread's file stays open from one call to the next (read twice a cell: opening them again each
-    time was most of the cost), closed once its thread is gone.
+    Linux's ``/proc/self/task/<tid>/schedstat`` (second field, ns), each file kept open between
+    readings (:class:`.procfs.TaskFiles`). Empty where it is missing.
     """
-    delays: dict[str, float] = {}
-    try:
-        tids = os.listdir("/proc/self/task")
-    except OSError:
-        return delays
-    open_fds = _schedstat_fds()
-    for gone in set(open_fds) - set(tids):
-        _close_ours(open_fds.pop(gone), gone)
-    for tid in tids:
-        value = _read_delay(open_fds, tid)
-        if value is None and tid in open_fds:  # a file of an ended thread whose id was used again
-            value = _read_delay(open_fds, tid)
-        if value is not None:
-            delays[tid] = value
-    return delays
+    return _SCHEDSTAT.read()
 
 
-def _read_delay(open_fds: dict[str, int], tid: str) -> float | None:
-    fd = open_fds.get(tid)
-    try:
-        if fd is None:
-            fd = open_fds[tid] = os.open(f"/proc/self/task/{tid}/schedstat", os.O_RDONLY)
-        return int(os.pread(fd, 256, 0).split()[1]) / 1e9
-    except OSError as exc:
-        open_fds.pop(tid, None)
-        if exc.errno == errno.ESRCH and fd is not None:
-            _close_ours(fd, tid)  # its thread ended
-        return None
-    except (ValueError, IndexError):  # not a schedstat file (the user closed ours and reused the number)
-        open_fds.pop(tid, None)
-        return None
+def _delay(data: bytes) -> float:
+    return int(data.split()[1]) / 1e9
 
 
-_FDS: dict[str, int] = {}  # thread id -> its schedstat file, for the process _FDS_PID
-_FDS_PID = [0]
-
-
-def _schedstat_fds() -> dict[str, int]:
-    if _FDS_PID[0] != os.getpid():  # a forked child: the descriptors it inherited read its parent
-        for fd in _FDS.values():
-            _close(fd)
-        _FDS.clear()
-        _FDS_PID[0] = os.getpid()
-    return _FDS
-
-
-def _close(fd: int) -> None:
-    try:
-        os.close(fd)
-    except OSError:
-        pass
-
-
-def _close_ours(fd: int, tid: str) -> None:
-    """Close ``fd`` only while it is still the thread's schedstat file: a cell that closed it may
-    have been given the same number for a file of its own since."""
-    try:
-        if os.readlink(f"/proc/self/fd/{fd}").endswith(f"/task/{tid}/schedstat"):
-            os.close(fd)
-    except OSError:
-        pass
+_SCHEDSTAT = TaskFiles("schedstat", _delay)
 
 
 def default_reader() -> ThreadCpuReader | None:
