@@ -30,3 +30,34 @@ def test_a_deprecated_alias_compares_with_the_class_it_renames_by_state() -> Non
     assert (first_difference(a, b, "scaler", []) or "").startswith("scaler.scale")
     more = type("GradScaler", (base,), {"__module__": "x", "step": lambda self: None})  # behaves otherwise
     assert "became" in (first_difference(more(), base(), "scaler", []) or "")
+
+
+def test_a_deprecation_warning_a_fix_removes_is_not_a_difference() -> None:
+    from aiperf_magic.verification.observed import Capture, Observed, output_difference
+
+    def err(text: str) -> Observed:
+        cap = Capture()
+        cap.write(text)
+        return Observed(stderr=cap.printed())
+
+    warned = err("<cell>:4: FutureWarning: `torch.cuda.amp.GradScaler(args...)` is deprecated.\n"
+                 "  scaler = GradScaler()\nstep 1 done\n")
+    assert output_difference(warned, err("step 1 done\n")) is None
+    assert output_difference(warned, err("step 2 done\n")) is not None  # the rest is still compared
+    user = err("<cell>:4: UserWarning: the data has NaN\n  x = f()\nstep 1 done\n")
+    assert output_difference(user, err("step 1 done\n")) is not None  # other warnings are output like any
+
+
+def test_warnings_compare_by_kind_and_message_not_by_where_they_were_issued() -> None:
+    from aiperf_magic.verification.observed import Capture, Observed, output_difference
+
+    def err(text: str) -> Observed:
+        cap = Capture()
+        cap.write(text)
+        return Observed(stderr=cap.printed())
+
+    library = err("/site-packages/torch/cuda/amp/grad_scaler.py:31: UserWarning: CUDA is not available.\n"
+                  "  super().__init__(\n")
+    assert output_difference(library, err("<cell>:3: UserWarning: CUDA is not available.\n")) is None
+    assert output_difference(library, err("<cell>:3: UserWarning: CUDA is available.\n")) is not None
+    assert output_difference(library, err("<cell>:3: RuntimeWarning: CUDA is not available.\n")) is not None
