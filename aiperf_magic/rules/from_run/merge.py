@@ -12,6 +12,7 @@ rewrite belongs to that cell.
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -162,9 +163,24 @@ def _fix(analysis: Analysis, run: Run, finding: Finding, node: cst.CSTNode | Non
 
 
 def _argument(run: Run, ex: Explained, name: str) -> object:
-    """What the cell's call bound to a parameter of the function holding the site, or None."""
+    """What the cell's call bound to a parameter of the function holding the site (a name's live
+    value, or a number or string written in the call: ``moving_average(close, 50)``), or None."""
     value = run.live(ex.site, name)
-    return None if value is MISSING else value
+    if value is not MISSING:
+        return value
+    scope = ex.site.loop.scope if ex.site.loop is not None else None
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    func = scope.node if scope is not None else None
+    if not isinstance(func, cst.FunctionDef):
+        return None
+    params = [p.name.value for p in func.params.params]
+    for call in run.cell.facts.calls:
+        if isinstance(call.node.func, cst.Name) and call.node.func.value == func.name.value and name in params:
+            arg = call.kwarg(name) or call.positional(params.index(name))
+            if arg is not None and isinstance(arg.value, (cst.Integer, cst.Float, cst.SimpleString)):
+                return ast.literal_eval(run.cell.cell.code(arg.value))
+    return None
 
 
 def _position(run: Run, ex: Explained, caller: Hotspot | None) -> tuple[int, int, int, int] | None:

@@ -18,6 +18,7 @@ from .array_safety import array_refused, as_list, len_source, loop_scalars, tota
 from .reductions import BUILTIN_REDUCERS, builtin_reductions, item_sum
 from .scatter_stores import scatter_store
 from .tensor_stores import made_tensor, tensor_store
+from .window_stores import window_store
 
 SMALL_RANGE = 1000  # ``range(10)`` epochs or ``[1, 2, 3]``: too short for vectorising to matter
 
@@ -381,6 +382,12 @@ def _index_store(
         return f"{owner}[i] reads {owner} itself: each element may depend on the one before"
     if made_tensor(cell, loop, owner, facts):
         return tensor_store(cell, loop, owner, small.value, var, edits, facts)
+    if _made_array(cell, loop, owner, facts):  # out[i] = a[i - w:i].mean(): every window at once
+        ns = facts.names.namespace
+        windowed = window_store(cell, loop, owner, small.value, var, edits, facts,
+                                lambda name: ns.get(name) if ns is not None else None)
+        if windowed is not None:
+            return windowed
     length = len_source(loop.iter)
     if length is None:
         return "the loop is not over range(len(a))"
