@@ -371,3 +371,23 @@ def test_procfs_counters_agree_with_psutil():
         assert read <= io.read_bytes + (1 << 20) and written <= io.write_bytes + (1 << 20)
     finally:
         counters.close()
+
+
+@pytest.mark.skipif(not procfs.available(), reason="Linux /proc only")
+def test_the_machines_total_is_taken_from_the_per_core_reading_of_the_same_moment():
+    from aiperf_magic.measure.probes.procfs import ProcfsCounters
+
+    counters = ProcfsCounters()
+    reads = []
+    read = counters._read
+    counters._read = lambda name: (reads.append(name), read(name))[1]
+    try:
+        counters.cpu_per_core()
+        busy = counters.machine_busy_s()
+        assert reads == ["stat"] and busy > 0  # one /proc/stat for both, at the cell's start
+        time.sleep(0.002)
+        counters.machine_busy_s()
+        counters.cpu_per_core()
+        assert reads == ["stat"] * 3  # older than a millisecond: read again; per core: always fresh
+    finally:
+        counters.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import time
 from typing import Any
 
 FILES = {"stat": "/proc/stat", "meminfo": "/proc/meminfo", "statm": "/proc/self/statm", "io": "/proc/self/io"}
@@ -124,7 +125,13 @@ def _close(fd: int) -> None:
 
 
 def available() -> bool:
-    return all(os.path.exists(path) for path in FILES.values())
+    """Linux's /proc with every file read here (looked up once: a probe is made for every cell)."""
+    if _AVAILABLE[0] is None:
+        _AVAILABLE[0] = all(os.path.exists(path) for path in FILES.values())
+    return bool(_AVAILABLE[0])
+
+
+_AVAILABLE: list[bool | None] = [None]
 
 
 class ProcfsCounters:
@@ -133,6 +140,7 @@ class ProcfsCounters:
     def __init__(self) -> None:
         self._fds: dict[str, int] = {}
         self._last_cores: list[tuple[int, int]] | None = None
+        self._last_stat: tuple[float, bytes] | None = None
 
     def _read(self, name: str) -> bytes:
         fd = self._fds.get(name)
@@ -140,10 +148,18 @@ class ProcfsCounters:
             fd = self._fds[name] = os.open(FILES[name], os.O_RDONLY)
         return os.pread(fd, 1 << 16, 0)
 
+    def _stat(self, reuse_s: float = 0.0) -> bytes:
+        """/proc/stat, or the copy read less than ``reuse_s`` ago (the machine's total, read at the
+        start and end of the cell, beside the per-core reading of that same moment)."""
+        now = time.perf_counter()
+        if self._last_stat is None or now - self._last_stat[0] > reuse_s:
+            self._last_stat = (now, self._read("stat"))
+        return self._last_stat[1]
+
     def cpu_per_core(self) -> list[float]:
         """Busy percent of each core since the previous call (the first call primes: zeros)."""
         cores = []
-        for line in self._read("stat").split(b"\n")[1:]:
+        for line in self._stat().split(b"\n")[1:]:
             if not line.startswith(b"cpu"):
                 break
             fields = [int(v) for v in line.split()[1:]]
@@ -161,7 +177,7 @@ class ProcfsCounters:
 
     def machine_busy_s(self) -> float:
         """CPU seconds all cores of the machine have been busy since boot, every process together."""
-        fields = [int(v) for v in self._read("stat").split(b"\n", 1)[0].split()[1:9]]
+        fields = [int(v) for v in self._stat(reuse_s=0.001).split(b"\n", 1)[0].split()[1:9]]
         idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
         return (sum(fields) - idle) / _CLOCK_TICKS
 
