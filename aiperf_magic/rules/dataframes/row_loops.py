@@ -18,6 +18,7 @@ from ..registry import Hit, fixer_for, rule
 from ..work import is_remote_call
 from .row_access import RowAccess, is_constant
 from .row_branches import merged_branches
+from .row_lookups import with_lookups
 from .row_results import RowResults
 
 _ROW_ITERATORS = ("iterrows", "itertuples")
@@ -270,8 +271,11 @@ def _statement(
     ``numpy`` names NumPy for ``np.where`` (a conditional) and ``np.sqrt`` (``math.sqrt``); the
     results keep their types (:mod:`.row_results`)."""
 
+    # row["c"] -> frame["c"]; other.loc[row["key"], "c"] -> frame["key"].map(other["c"]) (row_lookups)
+    subst = with_lookups(access.subst, access.frame, results.facts.names.namespace, cell.code)
+
     def vec(node: cst.BaseExpression) -> str | None:
-        return vectorise(node, access.subst, per_row, numpy, helpers=twins)
+        return vectorise(node, subst, per_row, numpy, helpers=twins)
 
     if isinstance(small, cst.Assign) and len(small.targets) == 1:
         target = small.targets[0].target
