@@ -3,6 +3,7 @@
     python benchmarks/overhead.py            # full run (~5 min on 2 cores)
     python benchmarks/overhead.py --quick    # smaller workloads, 3 repeats
     python benchmarks/overhead.py --first-call-only --compare-with OTHER_CHECKOUT
+    python benchmarks/overhead.py --split "dict appends" --repeat 80   # inside the cell / around it
 
 Modes: plain execution, %%time, %%aiperf (every thread sampled, the default), %%aiperf sampling the
 cell's thread only (as before every thread was), %%aiperf --no-hotspots, and where installed
@@ -121,6 +122,46 @@ def run_workloads(shell, repeat: int, size: str, only: list[str] | None = None) 
         print(f"{'':<16}" + "".join(f"{c:>26}" for c in paired))
 
 
+def split_cost(shell, repeat: int, name: str, size: str) -> None:
+    """Where %%aiperf's cost on one workload goes: inside the cell (the sampler's ticks slowing it)
+    and around it (starting the measurement, the report after it). IPython's events stamp the cell's
+    start (after aiperf's own pre_run_cell) and end (post_execute, before aiperf's post_run_cell);
+    plain and %%aiperf runs alternate, and each figure is the median of each round's difference."""
+    body = WORKLOADS[name].format(**SIZES[size])
+    stamps: dict[str, float] = {}
+
+    def began(*_: object) -> None:
+        stamps["begin"] = time.perf_counter()
+
+    def ended() -> None:
+        stamps["end"] = time.perf_counter()
+
+    shell.events.register("pre_run_cell", began)
+    shell.events.register("post_execute", ended)
+    try:
+        if name in SETUP:
+            time_cell(shell, SETUP[name])
+        runs: dict[str, list[tuple[float, float]]] = {"plain": [], "%%aiperf": []}
+        prefixes = {"plain": "", "%%aiperf": "%%aiperf --text\n"}
+        for index in range(repeat + 2):
+            for mode in (("plain", "%%aiperf") if index % 2 else ("%%aiperf", "plain")):
+                total = time_cell(shell, prefixes[mode] + body)
+                if index >= 2:  # the first two rounds warm up
+                    runs[mode].append((total, stamps["end"] - stamps["begin"]))
+    finally:
+        shell.events.unregister("pre_run_cell", began)
+        shell.events.unregister("post_execute", ended)
+    pairs = list(zip(runs["%%aiperf"], runs["plain"]))
+    plain = statistics.median(p[0] for p in runs["plain"])
+    total = statistics.median(a[0] - p[0] for a, p in pairs)
+    inside = statistics.median(a[1] - p[1] for a, p in pairs)
+    around = statistics.median((a[0] - a[1]) - (p[0] - p[1]) for a, p in pairs)
+    ratio = statistics.median(a[0] / p[0] for a, p in pairs)
+    print(f"\n{name}: plain {plain * 1e3:.1f} ms; %%aiperf {total * 1e3:+.2f} ms ({ratio:.3f}x), of it "
+          f"{inside * 1e3:+.2f} ms inside the cell and {around * 1e3:+.2f} ms around it "
+          f"(medians of {repeat} alternated pairs, load {os.getloadavg()[0]:.1f})")
+
+
 def empty_cell_cost(shell, repeat: int = 40) -> None:
     plain, magic = [], []
     for _ in range(repeat):
@@ -182,6 +223,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--repeat", type=int, default=None)
     parser.add_argument("--only", action="append", choices=list(WORKLOADS), help="run only these workloads")
+    parser.add_argument("--split", metavar="WORKLOAD", choices=list(WORKLOADS),
+                        help="only this workload, %%aiperf's cost split into inside the cell and around it")
     parser.add_argument("--first-call-only", action="store_true",
                         help="only %%load_ext and the first %%aiperf of a kernel, in fresh processes")
     parser.add_argument("--compare-with", metavar="DIR", type=Path,
@@ -200,6 +243,9 @@ def main() -> None:
     shell = get_ipython()
     shell.run_line_magic("load_ext", "aiperf_magic")
     repeat = args.repeat or (3 if args.quick else 7)
+    if args.split:
+        split_cost(shell, args.repeat or 60, args.split, "quick" if args.quick else "full")
+        return
     print(f"Python {sys.version.split()[0]}, {repeat} interleaved repeats, medians; ratio to plain in (); "
           "below, the median of each round's own ratio")
     run_workloads(shell, repeat, "quick" if args.quick else "full", args.only)
