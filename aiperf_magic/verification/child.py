@@ -61,11 +61,12 @@ def run_one(plan: Plan, side: str, first: bool, folder: str, notes: list[str]) -
     before = ids(ns) if first else {}
     if not plan.allow_io:
         guard.activate()
-    try:
-        with rebinding(plan.rebind if side == "after" else None, ns):
-            result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
-    except Exception as exc:  # the rewritten definitions themselves raised (run() never raises for the cell)
-        return Outcome(error=_definitions_failed(exc), notes=notes, blocked=guard.STATE.blocked)
+    with rebinding(plan.rebind if side == "after" else None, ns) as failed:
+        if failed is not None:  # the rewritten definitions raised, or the guard refused what they did
+            blocked = guard.STATE.blocked
+            return Outcome(error=None if blocked else failed, notes=notes,
+                           blocked=f"the rewritten definitions: {blocked}" if blocked else None)
+        result = run(plan.codes[side], ns, None, trace_memory=first and not rss_peak)
     out = Outcome(seconds=result.seconds, error=result.error, notes=notes, observed=result.observed,
                   cpu_wait_s=result.cpu_wait_s, cpu_s=result.cpu_s)
     out.blocked = guard.STATE.blocked or _native_refusal(result.error, plan, side)
@@ -144,11 +145,6 @@ def _last_cell_line(error: str, side: str) -> int | None:
             except (IndexError, ValueError):
                 continue
     return found
-
-
-def _definitions_failed(exc: BaseException) -> str:
-    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return "the rewritten definitions raised before the cell ran:\n" + text
 
 
 def crash_outcome(exc: BaseException) -> Outcome:

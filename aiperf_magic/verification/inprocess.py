@@ -85,7 +85,11 @@ class InProcessRunner:
         before, kernel_before = (ids(ns), ids(self.plan.namespace)) if first else ({}, {})
         try:
             with self._guard(), rebinding(self.plan.rebind if side == "after" else None, self.plan.namespace, ns,
-                                          self.plan.rebind_names):
+                                          self.plan.rebind_names) as failed:
+                if failed is not None:  # the rewritten definitions raised, or the guard refused them
+                    blocked = guard.STATE.blocked
+                    return Outcome(error=None if blocked else failed,
+                                   blocked=f"the rewritten definitions: {blocked}" if blocked else None)
                 result = run(self.plan.codes[side], ns, limit, trace_memory=trace)
                 if first and not result.timed_out:  # inside the guard: reading iterators runs user code
                     try:

@@ -94,3 +94,17 @@ def test_what_counts_as_a_clock_reading() -> None:
     assert clock_names("t = time.time()\nfor t in range(3):\n    pass\n") == set()
     assert clock_names("pause = time.sleep(1)\n") == set()
     assert clock_names("def f():\n    t = time.time()\n") == set()  # a function's local, not the cell's
+
+
+@BOTH
+def test_definitions_that_touch_the_world_are_refused_and_the_kernel_keeps_its_names(isolation: str, tmp_path: Any
+                                                                                      ) -> None:
+    ns = kernel()
+    own = ns["scaled"]
+    target = tmp_path / "written.txt"
+    writes = (f"def deco(fn):\n    open({str(target)!r}, 'w').write('x')\n    return fn\n\n\n@deco\n" + VECTOR)
+    c = verify(CELL, CELL, ns, rebind=writes, isolation=isolation, repeat=1)
+    assert not c.equal and (c.blocked or "").startswith("the rewritten definitions: ") and not target.exists(), c
+    gone = verify(CELL, CELL, ns, rebind="del scaled\n", isolation=isolation, repeat=1)
+    assert not gone.equal and "NameError" in (gone.error or ""), gone
+    assert ns["scaled"] is own and "deco" not in ns  # nothing the definitions did reached the kernel
