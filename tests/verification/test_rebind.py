@@ -47,7 +47,8 @@ def test_the_cell_calls_the_rewritten_definition_and_the_kernel_keeps_its_own(is
     ns = kernel()
     own = ns["scaled"]
     c = verify(CELL, CELL, ns, rebind=VECTOR, isolation=isolation, repeat=5)
-    assert c.equal and c.better, (c.difference, c.error, c.notes)
+    # the rewritten function ran (30,000 stores of the loop against one): faster by far, whatever the load
+    assert c.equal and c.speedup is not None and c.speedup > 3, (c.difference, c.error, c.speedup)
     assert "result" in c.compared and "calls" in c.compared  # a global the functions change is compared too
     assert ns["scaled"] is own and ns["calls"] == [] and "result" not in ns
 
