@@ -97,3 +97,16 @@ def test_apply_command_inserts_the_rewritten_definition_and_names_its_cell(capsy
     assert shell.next_inputs == [(DEFINITION, False)]
     said = capsys.readouterr().out
     assert "rewritten definition" in said and "it replaces the one in cell [3]" in said
+
+
+def test_the_views_name_the_cell_the_rewrite_goes_to() -> None:
+    from aiperf_magic.render.html import render_html
+    from aiperf_magic.render.panel.viewmodel import panel_data
+    from aiperf_magic.render.text import render_text
+
+    rep = report()
+    assert "Fix in cell [3], which defines the function" in render_html(rep)
+    text = render_text(rep)
+    assert "[fix in cell [3]:" in text and "rewritten in cell [3]:" in text and "out[:len(v)] = np.asarray(v) * 2" in text
+    card = panel_data(rep)["findings"][0]["fix"]
+    assert card["title"].endswith("(in cell [3], which defines the function)")

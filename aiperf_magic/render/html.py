@@ -89,7 +89,8 @@ def _finding(report: Report, n: int, f: Finding, explained: set[str]) -> str:
     fix = f.fix
     if fix is not None and fix.source:
         unsafe = "" if fix.safety == "safe" else ' <span style="color:#9a6700">(unsafe: results may differ)</span>'
-        parts.append(f"<div><b>Fix: {escape(fix.title)}</b>{unsafe} "
+        where_fix = f" in {fix.cell}, which defines the function" if fix.cell else ""  # the diff is of that cell
+        parts.append(f"<div><b>Fix{escape(where_fix)}: {escape(fix.title)}</b>{unsafe} "
                      f'<span style="{_MUTED}">— <code>%aiperf try {n}</code>, <code>%aiperf apply {n}</code></span>'
                      "</div>")
         if fix.measure_first:  # its gain depends on size: say what this run measured

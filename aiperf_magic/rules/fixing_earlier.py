@@ -44,6 +44,7 @@ def fix_in_earlier_cell(
     file: str | None,
     namespace: Mapping[str, Any],
     argument: Callable[[str], Any] = lambda name: None,
+    label: str | None = None,
 ) -> Fix:
     """The rewrite of ``node`` (a loop of a function of the earlier cell ``where``), as a Fix of the
     measured cell ``measured``; ``Fix.reason`` says why when there is none. ``argument(name)`` is
@@ -52,7 +53,7 @@ def fix_in_earlier_cell(
     rule = all_rules()[finding.code]
     title = rule.fix_title
     function = _function_of(cell, node) if node is not None else None
-    name = function.name.value if function is not None else "the function"
+    name = function.name.value if function is not None else (label or "the function")
     elsewhere = f"the loop is in {name}, defined in {where}: its rewrite belongs there"
     if rule.fixer is None or node is None or where is None or not where.startswith("cell ["):
         return Fix(title=title, reason=elsewhere)

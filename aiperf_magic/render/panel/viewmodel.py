@@ -98,7 +98,8 @@ def _finding(report: Report, n: int, f: Finding) -> dict[str, Any]:
     fix = f.fix
     if fix is not None and fix.source:
         item["fix"] = {
-            "title": fix.title,
+            # a rewrite of an earlier cell's function: its diff is of that cell, and Apply edits it
+            "title": f"{fix.title} (in {fix.cell}, which defines the function)" if fix.cell else fix.title,
             "safety": fix.safety,
             "diff": diff_lines(fix.diff) if fix.diff else [[" ", line] for line in capped_lines(fix.source)[0]],
             "hint": f"%aiperf apply {n}",

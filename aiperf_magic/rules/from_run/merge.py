@@ -155,7 +155,8 @@ def _fix(analysis: Analysis, run: Run, finding: Finding, node: cst.CSTNode | Non
     if node is None:  # the loop is in a function of elsewhere: rewritten there, when it is an earlier cell
         code = ex.site.code
         finding.fix = fix_in_earlier_cell(finding, analysis.source, code.cell, code.facts, ex.node, code.where,
-                                          ex.site.hottest.file, run.namespace, lambda name: _argument(run, ex, name))
+                                          ex.site.hottest.file, run.namespace, lambda name: _argument(run, ex, name),
+                                          label=top_function(ex.site.hottest.function) or None)
         finding.fixable = bool(finding.fix.source)
         return
     finding.fix = to_fix(analysis, finding, edits_for(analysis, finding))
