@@ -160,3 +160,21 @@ def test_the_earlier_cell_is_rewritten_as_the_user_typed_it() -> None:
     assert finding.fix.cell_ran == typed  # Apply finds the notebook's cell by this text
     assert finding.fix.cell_source.startswith("%load_ext aiperf_magic\nimport numpy as np\n")
     assert "np.asarray(values)" in finding.fix.cell_source and "get_ipython" not in finding.fix.rebind
+
+
+def test_the_rewritten_earlier_cell_adds_no_diagnostic() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("reviewed", Path(__file__).with_name("test_reviewed_output.py"))
+    assert spec is not None and spec.loader is not None
+    reviewed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(reviewed)  # the ruff check of every rewritten fixture, for this rewrite too
+    diagnostics, ruff_binary = reviewed.diagnostics, reviewed.ruff_binary
+
+    if ruff_binary() is None:
+        pytest.skip("ruff is in the dev extras")
+    file, ns = define(RECIPROCALS, 1)
+    fix = measured(CALL, ns, "compute_reciprocals", file, (6, 7))
+    assert fix is not None and fix.fix is not None and fix.fix.cell_source
+    assert not set(diagnostics(fix.fix.cell_source)) - set(diagnostics(RECIPROCALS))
