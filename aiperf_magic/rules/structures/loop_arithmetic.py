@@ -15,6 +15,7 @@ from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
+from .grid_stores import grid_store
 from .reductions import BUILTIN_REDUCERS, builtin_reductions, item_sum
 from .scatter_stores import scatter_store
 from .tensor_stores import made_tensor, tensor_store
@@ -324,6 +325,9 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, fact
     scattered = scatter_store(cell, loop, edits, facts)  # for i, x in enumerate(xs): t[i, f(x)] = 1
     if scattered is not None:
         return scattered
+    gridded = grid_store(cell, loop, edits, facts)  # for i ...: for j ...: if j > i: t[i, j] = c
+    if gridded is not None:
+        return gridded
     if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop unpacks its items or has an else clause"
     body = loop.body.body
