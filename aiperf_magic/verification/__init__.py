@@ -187,6 +187,10 @@ def verify(
         if clocks:
             result.notes.append(f"not compared: {', '.join(sorted(clocks))} (clock readings: they differ "
                                 "between any two runs)")
+        if rebind_names:
+            result.notes.append(f"the rewrite's runs called the rewritten {', '.join(sorted(rebind_names))}, "
+                                "defined before the cell in each of its copies; the kernel's own are unchanged, "
+                                "and what the definitions bind is not compared")
         result.notes += [
             describe_isolation(result, plan),
             *([differs] if differs else []),

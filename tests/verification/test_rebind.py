@@ -50,6 +50,7 @@ def test_the_cell_calls_the_rewritten_definition_and_the_kernel_keeps_its_own(is
     # the rewritten function ran (30,000 stores of the loop against one): faster by far, whatever the load
     assert c.equal and c.speedup is not None and c.speedup > 3, (c.difference, c.error, c.speedup)
     assert "result" in c.compared and "calls" in c.compared  # a global the functions change is compared too
+    assert any(n.startswith("the rewrite's runs called the rewritten scaled") for n in c.notes), c.notes
     assert ns["scaled"] is own and ns["calls"] == [] and "result" not in ns
 
 
