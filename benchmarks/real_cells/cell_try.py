@@ -25,7 +25,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from cell_labels import Cell, read_cell  # noqa: E402
+from cell_labels import Cell, held_out_halves, read_cell  # noqa: E402
 from cell_worker import run, start_kernel, worker_parser  # noqa: E402
 
 MAX_TRIES = 3
@@ -185,7 +185,7 @@ def report_tries(chosen: list[Cell], index: dict[str, dict[str, str]], cuda: boo
     halves = sorted({index[c.name]["half"] for c in cells})
     summary = {h: score([r for r in ordered if index[r["name"]]["half"] == h]) for h in halves}
     for half, t in summary.items():
-        title = f"half {half}" + (" (held out)" if half == "B" else " (tune)")
+        title = f"half {half}" + (" (held out)" if half in held_out_halves() else " (tune)")
         pct = "n/a" if t["percent"] is None else f"{t['percent']:.0f} %"
         median = "n/a" if t["median_speedup"] is None else f"x{t['median_speedup']:.1f}"
         print(f"\n{title}: {t['cells']} slow cells with a faster rewrite")
