@@ -41,14 +41,14 @@ def assigning_row_function(cell: ParsedCell, call: cst.Call, facts: Facts) -> Ed
     """The rewrite, why there is none, or None when the applied function is not one that assigns
     to its row (the caller tries the other shapes)."""
     func = call.args[0].value if call.args else None
-    definition_ = definition(facts, func.value) if isinstance(func, cst.Name) else None
-    if definition_ is None or not isinstance(definition_.body, cst.IndentedBlock):
+    func_def = definition(facts, func.value) if isinstance(func, cst.Name) else None
+    if func_def is None or not isinstance(func_def.body, cst.IndentedBlock):
         return None
-    params = definition_.params.params
+    params = func_def.params.params
     if len(params) != 1:
         return None
     row = params[0].name.value
-    body = [s for s in definition_.body.body if not _docstring(s)]
+    body = [s for s in func_def.body.body if not _docstring(s)]
     stores = [_store(s, row) for s in body[:-1]]
     if not body or not _returns(body[-1], row) or not stores or not all(stores):
         return None if not any(stores) else "the row function does more than assign columns of the row and return it"
