@@ -4,8 +4,9 @@ Each reader returns the counter's value now and its high-water mark (None where 
 none), or None when it cannot be read at this moment:
 
 - ``RssReader``: the process's resident memory and Linux's ``VmHWM`` (which ``%%aiperf`` resets at
-  the start of the cell), both from one read of ``/proc/self/status`` through a descriptor kept
-  open (10 to 50 µs), the GIL kept; psutil's RSS, without a mark, elsewhere.
+  the start of the cell), from ``/proc/self/status`` at the cell's first reading and then, where
+  ``getrusage``'s peak agreed with it, from ``/proc/self/statm`` and ``getrusage`` (a few µs instead
+  of 10 to 50), through descriptors kept open, the GIL kept; psutil's RSS, without a mark, elsewhere.
 - ``CudaReader``: torch's CUDA allocator, allocated bytes and their peak, summed over the devices;
   only once the user's process has imported torch and initialised CUDA (never imported here).
 - ``TracedReader``: tracemalloc's traced bytes and their peak (``--memory`` without memray).
@@ -55,17 +56,35 @@ class Reader(Protocol):
 
 
 class RssReader:
+    """Resident memory and its high-water mark.
+
+    The first reading of a cell reads both from ``/proc/self/status`` (10 to 50 µs: the kernel writes
+    out some fifty fields). The later ones read resident memory from ``/proc/self/statm`` and the
+    mark from ``getrusage`` (a few µs together) when, at that first reading, ``getrusage``'s peak was
+    the status file's ``VmHWM``: the kernel's ``ru_maxrss`` is the larger of that mark and the peak
+    the process had when one of its threads ended (or when it was started from another process: a
+    kernel keeps its notebook server's peak until it grows past it), which stays above the mark after
+    a peak that the cell's reset cleared. Then it is not used for the cell: the status file is read at
+    every sample, as where no ``getrusage`` is.
+    """
+
     label = "resident memory"
     starts_at_zero = False
     at_request = False
     releases_gil = False
+    AGREE_BYTES = 256 * 1024  # the two marks read a moment apart: pages the process touched meanwhile
 
-    def __init__(self, status_path: str = "/proc/self/status", psutil_module: Any = None) -> None:
+    def __init__(self, status_path: str = "/proc/self/status", psutil_module: Any = None,
+                 statm_path: str = "/proc/self/statm", maxrss: Any = None) -> None:
         self._path = status_path
+        self._statm_path = statm_path
         self._fd: int | None = None
+        self._statm: int | None = None
         self._psutil = psutil_module
         self._process: Any = None
         self.linux = psutil_module is None and os.path.exists(status_path)
+        self._maxrss = maxrss if maxrss is not None else _ru_maxrss
+        self.quick: bool | None = None  # statm and getrusage since the first reading; None before it
 
     def read(self) -> Reading | None:
         if not self.linux:
@@ -77,19 +96,42 @@ class RssReader:
                     ps = psutil
                 self._process = ps.Process()
             return int(self._process.memory_info().rss), None
+        if self.quick:
+            if self._statm is None:
+                self._statm = os.open(self._statm_path, os.O_RDONLY)
+            resident = int(pread_keeping_gil(self._statm, 256).split()[1]) * _PAGE
+            return resident, self._maxrss()
         if self._fd is None:
             self._fd = os.open(self._path, os.O_RDONLY)
         data = pread_keeping_gil(self._fd)
-        rss = _kib(data, b"VmRSS:")
-        return (rss, _kib(data, b"VmHWM:")) if rss is not None else None
+        rss, hwm = _kib(data, b"VmRSS:"), _kib(data, b"VmHWM:")
+        if self.quick is None:
+            self.quick = False
+            if hwm is not None and os.path.exists(self._statm_path):
+                try:
+                    peak = self._maxrss()
+                except (OSError, ValueError, AttributeError):
+                    peak = None
+                self.quick = peak is not None and abs(peak - hwm) <= self.AGREE_BYTES
+        return (rss, hwm) if rss is not None else None
 
     def close(self) -> None:
-        if self._fd is not None:
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
-            self._fd = None
+        for fd in (self._fd, self._statm):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._fd = self._statm = None
+
+
+def _ru_maxrss() -> int:
+    import resource
+
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024  # KiB on Linux
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def _kib(data: bytes, key: bytes) -> int | None:

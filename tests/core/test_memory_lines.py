@@ -267,6 +267,59 @@ def test_the_rss_reader_takes_resident_memory_and_its_high_water_mark_from_one_s
         real.close()
 
 
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="Linux /proc only")
+def test_after_the_first_reading_resident_memory_and_its_mark_come_from_statm_and_getrusage() -> None:
+    import json
+    import subprocess
+    import sys
+
+    # fresh processes: one forked from a small one, so getrusage's peak is the cell's; one started
+    # from a process that had peaked at 400 MB (as a kernel is started from its notebook server),
+    # whose peak getrusage keeps and the cell's reset does not clear
+    script = """
+import json
+import numpy as np
+from aiperf_magic.measure.memory_sampling import RssReader
+from aiperf_magic.measure.run import _reset_peak_rss
+_reset_peak_rss()  # the cell starts
+quick, full = RssReader(), RssReader(maxrss=lambda: 1 << 50)
+first, _ = quick.read(), full.read()
+second, second_full = quick.read(), full.read()
+block = np.ones(25_000_000)  # 200 MB touched, then freed between two readings
+del block
+after = quick.read()
+print(json.dumps({"quick": quick.quick, "full": full.quick, "second": second, "second_full": second_full,
+                  "after": after}))
+"""
+    hop = ("import os, subprocess, sys\n"
+           "if sys.argv[1] == 'clean':\n"
+           "    pid = os.fork()\n"
+           "    if pid == 0:\n"
+           "        os.execv(sys.executable, [sys.executable, '-c', sys.argv[2]])\n"
+           "    _, status = os.waitpid(pid, 0)\n"
+           "    sys.exit(os.waitstatus_to_exitcode(status))\n"
+           "block = b'x' * (400 << 20)\n"
+           "del block\n"
+           "sys.exit(subprocess.run([sys.executable, '-c', sys.argv[2]]).returncode)\n")
+
+    def run(kind: str) -> dict[str, Any]:
+        out = subprocess.run([sys.executable, "-c", hop, kind, script], capture_output=True, text=True, check=True,
+                             cwd=Path(__file__).resolve().parents[2])
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    got = run("clean")
+    assert got["quick"] is True and got["full"] is False
+    (rss, high), (rss_full, high_full) = got["second"], got["second_full"]
+    assert abs(rss - rss_full) < 4 << 20 and abs(high - high_full) < 4 << 20
+    rss_after, high_after = got["after"]
+    assert high_after >= rss + 190 * MB  # the peak between the two readings is seen
+    assert rss_after < rss + 50 * MB
+    stale = run("stale")
+    assert stale["quick"] is False  # getrusage says 400 MB: the status file at every reading
+    rss_after, high_after = stale["after"]
+    assert high_after >= stale["second"][0] + 190 * MB and high_after < 300 * MB + stale["second"][0]
+
+
 def report_for(source: str) -> Report:
     return Report(source=source, interval_ms=20.0, rss_delta_bytes=0)
 
