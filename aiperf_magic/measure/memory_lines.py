@@ -86,6 +86,14 @@ class MemoryRun:
                     for name, reader in host_readers(traced=False).items():
                         self.sampling.add(name, reader)
 
+    def resident_peak(self) -> int | None:
+        """The process's resident high-water mark now, from ``getrusage`` when the sampler's resident
+        memory reader found it to be ``VmHWM`` this cell (a few µs); None otherwise."""
+        reader = self.sampling.readers.get("host") if self.sampling is not None else None
+        if isinstance(reader, RssReader) and reader.quick:
+            return reader.peak()
+        return None
+
     def stop_engine(self) -> None:
         engine = self.engine
         if engine is not None and self._stopped is not engine:

@@ -100,7 +100,7 @@ class RssReader:
             if self._statm is None:
                 self._statm = os.open(self._statm_path, os.O_RDONLY)
             resident = int(pread_keeping_gil(self._statm, 256).split()[1]) * _PAGE
-            return resident, self._maxrss()
+            return resident, self.peak()
         if self._fd is None:
             self._fd = os.open(self._path, os.O_RDONLY)
         data = pread_keeping_gil(self._fd)
@@ -114,6 +114,9 @@ class RssReader:
                     peak = None
                 self.quick = peak is not None and abs(peak - hwm) <= self.AGREE_BYTES
         return (rss, hwm) if rss is not None else None
+
+    def peak(self) -> int:
+        return int(self._maxrss())
 
     def close(self) -> None:
         for fd in (self._fd, self._statm):

@@ -176,7 +176,9 @@ class CellRun:
         if final is not None:
             values.append(final)
         if self._peak_reset:
-            hwm = _read_status_kib("VmHWM")
+            hwm = self.memory.resident_peak()  # getrusage, where it agreed with VmHWM this cell
+            if hwm is None:
+                hwm = _read_status_kib("VmHWM")
             if hwm is not None:
                 values.append(hwm)
         return max(values) if values else None

@@ -166,3 +166,21 @@ def test_a_cells_memory_change_and_peak_are_read_from_the_system(monkeypatch):
     report = run.finish()
     assert 60 << 20 <= report.rss_delta_bytes <= 80 << 20
     assert report.peak_rss_bytes >= psutil.Process().memory_info().rss - (8 << 20)
+
+
+def test_the_cells_peak_comes_from_getrusage_where_it_agreed_with_vmhwm(monkeypatch):
+    from aiperf_magic.measure import run as run_module
+    from aiperf_magic.measure.memory_sampling import RssReader
+
+    run = CellRun("x = 1\n", options=RunOptions(gpu=False), stages=[])
+    run.start()
+    time.sleep(0.03)
+    reader = run.memory.sampling.readers["host"]
+    assert isinstance(reader, RssReader)
+    asked = []
+    monkeypatch.setattr(run_module, "_read_status_kib", lambda key: asked.append(key) or None)
+    report = run.finish()
+    if reader.quick:
+        assert asked == [] and report.peak_rss_bytes >= report.samples.rss_bytes[-1] - (1 << 20)
+    else:  # a process started from a larger one: VmHWM from the status file
+        assert asked == ["VmHWM"]
