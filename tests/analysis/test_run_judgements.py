@@ -103,3 +103,27 @@ def test_a_loop_of_small_model_calls_is_found_by_its_dispatch_and_a_training_loo
     assert [f.line for f in eager] == [1] and "2,000 calls of net" in eager[0].message
     training = source + "    label.sum().backward()\n"
     assert [f for f in findings(training, [spot], ns) if f.shown and f.code == "AIP506"] == []
+
+
+ROWS = "parts = []\nfor row in parts_source:\n    parts.append(row * 0.5)\n"
+
+
+def test_a_loop_over_a_few_whole_rows_of_an_array_is_not_told_to_vectorise() -> None:
+    np = pytest.importorskip("numpy")
+    spots = [hot(3, 0.36, 2, loop_line=2)]
+    found = findings(ROWS, spots, {"parts_source": np.zeros((200, 5_000)), "np": np})
+    (f,) = [f for f in found if f.code == "AIP201"]
+    assert not f.shown and f.evidence["judged"]
+    assert "each of its 200 iterations works on a whole row of 5,000 elements" in (f.hidden_reason or "")
+
+
+@pytest.mark.parametrize("source, shape", [
+    (ROWS, (5_000, 3)),  # 5,000 rows of 3: the loop itself is the cost
+    ("parts = []\nfor row in parts_source:\n    parts.append(row[0] * 0.5)\n", (200, 5_000)),  # one item per row
+])
+def test_many_rows_or_one_item_per_row_stay_the_static_rules_call(source: str, shape: tuple[int, int]) -> None:
+    """Not hidden by the run, because the loop walks many rows, or takes one number of each."""
+    np = pytest.importorskip("numpy")
+    found = findings(source, [hot(3, 0.36, 2, loop_line=2)], {"parts_source": np.zeros(shape), "np": np})
+    (f,) = [f for f in found if f.code == "AIP201"]
+    assert f.shown and not f.evidence.get("judged")

@@ -7,6 +7,9 @@
 - AIP101 on a ``DataLoader`` the cell never iterates (a test loader made next to the train loader):
   it is not what the cell spends its time on; the loop that does iterate a loader is reported by
   :mod:`.loading` where the time went.
+- AIP201 (arithmetic one element at a time) on a loop over fewer than ``MIN_ITERATIONS`` rows of a
+  live 2-D (or larger) array or tensor that uses each row whole (``parts.append(row * 0.5)`` over
+  200 rows of 5,000): each iteration is already array arithmetic on thousands of elements.
 - AIP303 (narrower dtypes) on a frame under ``SMALL_FRAME_BYTES``: the memory it would save is too
   little to matter; the finding stays in the report, not shown.
 
@@ -54,6 +57,8 @@ def judge_static(analysis: Analysis, report: Report, namespace: Mapping[str, Any
         node = analysis.node_of(finding)
         if finding.code == "AIP506" and finding.shown and node is not None:
             _eager_calls(finding, node, report, namespace)
+        elif finding.code == "AIP201" and finding.shown and node is not None and not finding.evidence.get("from_run"):
+            _whole_rows(finding, node, namespace)
         elif finding.code == "AIP101" and node is not None and not finding.evidence.get("from_run"):
             _never_iterated(finding, node, analysis)
             if not finding.evidence.get("judged"):  # hidden or not: the verdict must not bring it back
@@ -106,6 +111,27 @@ def leaves_of(model: Any) -> int | None:
         return sum(1 for m in model.modules() if next(m.children(), None) is None) or 1
     except Exception:  # a module whose children cannot be listed
         return None
+
+
+def _whole_rows(finding: Finding, loop: cst.CSTNode, namespace: Mapping[str, Any]) -> None:
+    from .numbers import MIN_ITERATIONS
+
+    if not isinstance(loop, cst.For) or not isinstance(loop.iter, cst.Name) or not isinstance(loop.target, cst.Name):
+        return
+    live = namespace.get(loop.iter.value)
+    shape = getattr(live, "shape", None) if kind(live) in ("array", "tensor") else None
+    if shape is None or len(shape) < 2 or not 0 < int(shape[0]) < MIN_ITERATIONS:
+        return
+    row = loop.target.value
+    for node in walk_all(loop.body):
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == row:
+            return  # the body takes the row's items one by one
+    rows, size = int(shape[0]), 1
+    for n in shape[1:]:
+        size *= int(n)
+    finding.shown, finding.evidence["judged"] = False, True
+    finding.hidden_reason = (f"each of its {rows:,} iterations works on a whole row of {size:,} elements of "
+                             f"{loop.iter.value}: that is already array arithmetic, not one element at a time")
 
 
 def _never_iterated(finding: Finding, node: cst.CSTNode, analysis: Analysis) -> None:
