@@ -12,8 +12,10 @@ none), or None when it cannot be read at this moment:
 - ``TracedReader``: tracemalloc's traced bytes and their peak (``--memory`` without memray).
 - ``MallocReader``: the bytes glibc's allocator has handed out and not taken back (``mallinfo2``),
   without a mark. It walks every free block of the heap: a few µs on a tidy heap, 0.1 ms and more
-  on a fragmented one whose blocks the cell's work has pushed out of the CPU's caches, so it runs
-  with the GIL handed back (the user's thread goes on meanwhile) and is read last. Resident memory misses what the allocator hands out
+  on a fragmented one whose blocks the cell's work has pushed out of the CPU's caches. It keeps the
+  GIL: handed back, the user's thread went on meanwhile and asked for the next line's memory before
+  the walk read the counter, which then went to the line the sampler had seen (a torch tensor's
+  160 MB given to the line before it); ``LineMemory`` reads it every few ticks when it costs. Resident memory misses what the allocator hands out
   again from memory the process already holds (a cell re-run after its arrays were deleted), this
   counter misses Python's small objects (in arenas of their own) and memory not yet touched: the
   default mode reads both and gives each line the larger (``memory_lines.py``).
@@ -38,9 +40,9 @@ from .probes.procfs import pread_keeping_gil
 
 Reading = tuple[int, "int | None"]
 MAX_DEVICES = 16
-# A counter is read at most at this share of the sampling period's time (0.5 % of 20 ms: 0.1 ms);
-# one that costs more is read every few ticks, at most every MAX_STRIDE-th.
-COST_SHARE = 0.005
+# A counter whose cost grows with the heap is read at most at this share of the sampling period's
+# time (2 % of 20 ms: 0.4 ms); one that costs more is read every few ticks, at most every MAX_STRIDE-th.
+COST_SHARE = 0.02
 MAX_STRIDE = 8
 
 
@@ -191,7 +193,7 @@ class MallocReader:
     label = "C allocator"
     starts_at_zero = False
     at_request = True
-    releases_gil = True
+    releases_gil = False
     may_skip = True  # its cost grows with the heap's free blocks (LineMemory reads it less often then)
 
     def __init__(self, mallinfo: Any = None) -> None:
@@ -227,7 +229,7 @@ def _mallinfo2() -> Any:
                         "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
                         "fordblks", "keepcost")]
 
-                call = ctypes.CDLL(None).mallinfo2  # glibc 2.33 and later; CDLL hands the GIL back
+                call = ctypes.PyDLL(None).mallinfo2  # glibc 2.33 and later; PyDLL keeps the GIL
                 call.restype = Info
                 call.argtypes = ()
                 _MALLINFO = call
@@ -267,8 +269,9 @@ class LineMemory:
     free block) and whose reading cost more than ``COST_SHARE`` of the sampling period is read every
     2nd, 3rd... tick instead
     (at most every ``MAX_STRIDE``-th), so that it costs about that share; the lines of the ticks it
-    skipped are kept and its next rise is shared among them by their time, and ``flush`` (the cell's
-    end) reads any counter a skipped tick left behind. Its cost is measured in CPU time at every
+    skipped are kept and its next rise is shared among them by how much resident memory rose at each
+    (by their time where it did not), and ``flush`` (the cell's end) reads any counter a skipped tick
+    left behind. Its cost is measured in CPU time at every
     reading, so a heap that becomes tidy is read at every tick again.
     """
 
