@@ -15,14 +15,15 @@ none), or None when it cannot be read at this moment:
   on a fragmented one whose blocks the cell's work has pushed out of the CPU's caches. It keeps the
   GIL: handed back, the user's thread went on meanwhile and asked for the next line's memory before
   the walk read the counter, which then went to the line the sampler had seen (a torch tensor's
-  160 MB given to the line before it); ``LineMemory`` reads it every few ticks when it costs. Resident memory misses what the allocator hands out
-  again from memory the process already holds (a cell re-run after its arrays were deleted), this
-  counter misses Python's small objects (in arenas of their own) and memory not yet touched: the
-  default mode reads both and gives each line the larger (``memory_lines.py``).
+  160 MB given to the line before it); ``LineMemory`` reads it every few ticks only when a walk
+  costs far more. Resident memory misses what the allocator hands out again from memory the process
+  already holds (a cell re-run after its arrays were deleted), this counter misses Python's small
+  objects (in arenas of their own) and memory not yet touched: the default mode reads both and gives
+  each line the larger (``memory_lines.py``).
 
 ``LineMemory`` reads them after each tick's line sampling and feeds one ``CounterLines`` per counter
-(:mod:`.memory_counter`): first those that keep the GIL, so the user's thread has not moved since
-its lines were read, then the one that hands it back (its value is taken as the call begins). A
+(:mod:`.memory_counter`). Every reader here keeps the GIL, so the user's thread has not moved since
+its lines were read; one that handed it back (``releases_gil``) would be read after the others. A
 reader that fails is turned off with a note; the others go on.
 """
 
