@@ -12,6 +12,7 @@ import pytest
 from aiperf_magic.cell.tree import walk_all
 from aiperf_magic.fixes.edits import Edits, rewrite_python
 from aiperf_magic.rules import all_rules, analyze_cell
+from tests.fixes.fixer_output import rewritten
 
 np = pytest.importorskip("numpy")
 CELL = "total = sum(a)\nlow, high = min(a), max(a)\n"
@@ -23,14 +24,7 @@ def rewrite(source: str, ns: dict[str, Any], line: int = 1) -> str:
     calls = [n for n in walk_all(analysis.cell.module) if isinstance(n, cst.Call)
              and analysis.cell.code(n.func) in ("sum", "min", "max")]
     call = next(c for c in calls if (analysis.cell.user_range(c) or (0,))[0] == line)
-    fixer = all_rules()["AIP201"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, call, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP201", call)
 
 
 @pytest.mark.parametrize("values", [np.random.default_rng(1).random(5_000), np.arange(5_000), np.arange(5_000) % 3 == 0])

@@ -8,8 +8,8 @@ from typing import Any
 import libcst as cst
 
 from aiperf_magic.cell.tree import walk_all
-from aiperf_magic.fixes.edits import Edits, rewrite_python
-from aiperf_magic.rules import all_rules, analyze_cell
+from aiperf_magic.rules import analyze_cell
+from tests.fixes.fixer_output import rewritten
 
 CELL = "from collections import Counter\nall_tokens = sum(tokenized, [])  # flatten\ntop = Counter(all_tokens)\n"
 
@@ -19,14 +19,7 @@ def rewrite(source: str, ns: dict[str, Any]) -> str:
     assert analysis.cell is not None and analysis.facts is not None
     call = next(n for n in walk_all(analysis.cell.module)
                 if isinstance(n, cst.Call) and analysis.cell.code(n.func) == "sum")
-    fixer = all_rules()["AIP203"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, call, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP203", call)
 
 
 def test_a_list_of_lists_is_flattened_in_one_pass() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.fixes.edits import Edits, rewrite_python
-from aiperf_magic.rules import all_rules, analyze_cell
+from aiperf_magic.rules import analyze_cell
+from tests.fixes.fixer_output import rewritten
 
 torch = pytest.importorskip("torch")
 np = pytest.importorskip("numpy")
@@ -33,14 +33,7 @@ def rewrite(source: str, inner: bool = True) -> str:
     analysis = analyze_cell(source)
     assert analysis.cell is not None and analysis.facts is not None
     loops = sorted(analysis.facts.loops, key=lambda lp: analysis.cell.user_range(lp.node)[0])  # type: ignore[union-attr,index]
-    fixer = all_rules()["AIP201"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, loops[1 if inner else 0].node, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP201", loops[1 if inner else 0].node)
 
 
 def run(source: str, **values: Any) -> dict[str, Any]:

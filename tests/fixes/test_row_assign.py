@@ -10,9 +10,9 @@ import libcst as cst
 import pytest
 
 from aiperf_magic.cell.tree import walk_all
-from aiperf_magic.fixes.edits import Edits, rewrite_python
-from aiperf_magic.rules import all_rules, analyze_cell
+from aiperf_magic.rules import analyze_cell
 from aiperf_magic.verification.compare import first_difference
+from tests.fixes.fixer_output import rewritten
 
 pd = pytest.importorskip("pandas")
 np = pytest.importorskip("numpy")
@@ -43,14 +43,7 @@ def rewrite(source: str, ns: dict[str, Any]) -> str:
     assert analysis.cell is not None and analysis.facts is not None
     call = next(n for n in walk_all(analysis.cell.module) if isinstance(n, cst.Call)
                 and analysis.cell.code(n.func).endswith(".apply"))
-    fixer = all_rules()["AIP302"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, call, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP302", call)
 
 
 def test_the_rows_assignments_become_column_assignments_on_a_copy() -> None:

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.fixes.edits import Edits, rewrite_python
-from aiperf_magic.rules import all_rules, analyze_cell
+from aiperf_magic.rules import analyze_cell
+from tests.fixes.fixer_output import rewritten
 
 pd = pytest.importorskip("pandas")
 np = pytest.importorskip("numpy")
@@ -32,14 +32,7 @@ def frames(products_ids: Any = range(50), keys: Any = None) -> dict[str, Any]:
 def rewrite(ns: dict[str, Any] | None) -> str:
     analysis = analyze_cell(CELL, namespace=ns)
     assert analysis.cell is not None and analysis.facts is not None
-    fixer = all_rules()["AIP301"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, analysis.facts.loops[0].node, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP301", analysis.facts.loops[0].node)
 
 
 def test_a_lookup_by_the_rows_key_is_one_map() -> None:

@@ -9,8 +9,8 @@ from typing import Any
 import libcst as cst
 import pytest
 
-from aiperf_magic.fixes.edits import Edits, rewrite_python
-from aiperf_magic.rules import all_rules, analyze_cell
+from aiperf_magic.rules import analyze_cell
+from tests.fixes.fixer_output import rewritten
 
 torch = pytest.importorskip("torch")
 np = pytest.importorskip("numpy")
@@ -34,14 +34,7 @@ def rewrite(source: str) -> str:
     assert analysis.cell is not None and analysis.facts is not None
     loop = next(n for n in analysis.facts.loops).node
     assert isinstance(loop, cst.For)
-    fixer = all_rules()["AIP201"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, loop, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP201", loop)
 
 
 def test_chained_indexing_through_a_function_of_the_item_stores_the_same() -> None:

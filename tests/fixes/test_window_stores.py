@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.fixes.edits import Edits, rewrite_python
-from aiperf_magic.rules import all_rules, analyze_cell
+from aiperf_magic.rules import analyze_cell
+from tests.fixes.fixer_output import rewritten
 
 np = pytest.importorskip("numpy")
 
@@ -21,14 +21,7 @@ ENDING = ("ma = np.zeros(len(prices))\nfor i in range(window - 1, len(prices)):\
 def rewrite(source: str, ns: dict[str, Any]) -> str:
     analysis = analyze_cell(source, namespace=ns)
     assert analysis.cell is not None and analysis.facts is not None
-    fixer = all_rules()["AIP201"].fixer
-    assert fixer is not None
-    edits = fixer(analysis.cell, analysis.facts.loops[0].node, analysis.facts)
-    if not isinstance(edits, Edits):
-        return edits
-    out = rewrite_python(analysis.cell, [edits])
-    assert out is not None
-    return out
+    return rewritten(analysis, "AIP201", analysis.facts.loops[0].node)
 
 
 @pytest.mark.parametrize("shape", [BEFORE, ENDING])
