@@ -69,7 +69,9 @@ def test_four_spinning_threads_are_gil_bound(measure: Measure) -> None:
     assert busy and max(busy) >= 2
     assert report.verdict is not None, report.notes
     assert report.verdict.code == "AIP902", (report.verdict, busy)
-    assert report.verdict.evidence["busy_threads_mean"] >= 2
+    # threads that ran between two samples: four take turns every 5 ms, so a sampler that ticks on
+    # time (every 20 ms) sees two to three of them, fewer on a loaded machine (1.81 seen), never one
+    assert report.verdict.evidence["busy_threads_mean"] >= 1.5
 
 
 def test_sleep_loop_is_waiting(measure: Measure) -> None:
