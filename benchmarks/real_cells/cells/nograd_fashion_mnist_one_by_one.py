@@ -24,7 +24,7 @@ test_labels = torch.randint(0, 10, (10_000,))
 # %% cell
 model.eval()
 correct = 0
-for i in range(len(test_images)):
+for i in range(len(test_images)):  # expect: AIP502
     img = test_images[i].view(1, 784)
     ps = torch.exp(model(img))  # expect: AIP502
     top_class = ps.argmax(dim=1)
