@@ -17,6 +17,7 @@ import libcst as cst
 
 from ..cell.tree import walk_all
 from ..report import Finding, Hotspot
+from ..sizing import kind as kind_of
 from ..sizing import measure  # shared with the sampler, which must not load the rules
 
 MIN_SHARE = 0.05  # of the run's sampled time: below it, the lines cost nothing worth a card
@@ -109,6 +110,9 @@ def loop_iterations(node: cst.CSTNode, namespace: Mapping[str, Any] | None) -> i
         it = it.func.value
     if isinstance(it, cst.Name) and it.value in namespace:
         return _length(namespace[it.value])
+    column = _column_of(it)
+    if column is not None and column in namespace and kind_of(namespace[column]) == "frame":
+        return _length(namespace[column])  # df["col"]: a column has the frame's rows
     if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
         bounds = [live_int(a.value, namespace) for a in it.args if a.keyword is None]
         if bounds and all(b is not None for b in bounds) and len(bounds) <= 3:
@@ -116,6 +120,14 @@ def loop_iterations(node: cst.CSTNode, namespace: Mapping[str, Any] | None) -> i
                 return len(range(*bounds))  # type: ignore[arg-type]
             except ValueError:
                 return None
+    return None
+
+
+def _column_of(it: cst.BaseExpression | None) -> str | None:
+    """``df`` of ``df["col"]`` (a column by its literal name), else None (``df.columns`` is no column)."""
+    if (isinstance(it, cst.Subscript) and len(it.slice) == 1 and isinstance(it.slice[0].slice, cst.Index)
+            and isinstance(it.slice[0].slice.value, cst.SimpleString) and isinstance(it.value, cst.Name)):
+        return it.value.value
     return None
 
 

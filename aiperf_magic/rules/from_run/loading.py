@@ -15,6 +15,7 @@ import libcst as cst
 
 from ... import units as fmt
 from ...report import Report
+from ...sizing import kind
 from ..data_loading.datasets import COSTLY, live_cost
 from ..facts import Loop, unwrap_iterable
 from .callees import LOADER_CALLEES, NETWORK_CALLEES, READ_CALLEES
@@ -53,19 +54,48 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
     if workers != 0:
         return None
     dataset = getattr(loader, "dataset", None) if loader is not MISSING else None
+    advice = fix_reason = None
     if own < USER_WORK_SHARE:
         # no measured Python of the user's per sample: only a dataset known to decode or read (a
         # torchvision one) is worth workers; tensors in memory (TensorDataset) are one indexing each
-        if dataset is None or live_cost(dataset) != COSTLY:
+        samples = _tensor_samples(dataset, getattr(loader, "batch_size", None))
+        if samples is not None:
+            # a Python list of per-sample tensors: each batch is indexed item by item and stacked;
+            # the tensors it came from can be sliced instead, and workers would only move the stacking
+            parts, advice, fix_reason = [samples], LIST_ADVICE, LIST_FIX
+        elif dataset is None or live_cost(dataset) != COSTLY:
             return None
-        parts = [f"{type(dataset).__name__} reads and decodes each sample"]
+        else:
+            parts = [f"{type(dataset).__name__} reads and decodes each sample"]
     batches = f" for {site.loop_count:,} batches" if site.loop_count else ""
     where = "; ".join(parts)
     line = run.report.cell_line(header.line) if site.code is run.cell else header.line
     evidence = (f"{run.took(site)}; getting the batches (line {line}) took {fmt.percent(loading)} of the cell, "
                 f"in the main process{batches} ({name}: num_workers=0): {where}")
     numbers = {"loading_share": round(loading, 4), "user_work": round(own, 4)}
-    return Explained("AIP101", site, None, evidence, numbers)
+    return Explained("AIP101", site, None, evidence, numbers, advice=advice, fix_reason=fix_reason)
+
+
+# AIP101's message and refusal where the loader walks a Python list of tensors already in memory
+LIST_ADVICE = ("DataLoader over a Python list of tensors: each batch indexes its samples one by one and stacks "
+               "them; slice each batch from the stacked tensors instead (x[i:i + batch_size])")
+LIST_FIX = ("slicing needs one tensor holding all the samples, which the loop does not have: stack the list once "
+            "before the loop (torch.stack), or slice the tensors it was made from")
+
+
+def _tensor_samples(dataset: object, batch_size: object) -> str | None:
+    """"each of its batches indexes 256 items of a list of 12,396 (Tensor, Tensor) pairs and stacks
+    them": a list or tuple of per-sample tensors (or tuples of them), batched; None otherwise."""
+    if not isinstance(dataset, (list, tuple)) or not dataset or not isinstance(batch_size, int) or batch_size < 2:
+        return None
+    first = dataset[0]
+    items = first if isinstance(first, (tuple, list)) else (first,)
+    if not items or not all(kind(x) == "tensor" for x in items):
+        return None
+    what = f"({', '.join('Tensor' for _ in items)}) {'pairs' if len(items) == 2 else 'tuples'}" if isinstance(
+        first, (tuple, list)) else "tensors"
+    return (f"each batch indexed {batch_size:,} items of a {type(dataset).__name__} of {len(dataset):,} {what} "
+            f"one by one and stacked them")
 
 
 def _iterated_name(site: Site, loop: Loop) -> str | None:

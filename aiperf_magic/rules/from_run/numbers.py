@@ -78,13 +78,16 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
     if element is not None:
         described = f" ({element[1]})" if element[1] and element[1] not in (loop_text or "") else ""
         what = what.replace("one element at a time", f"one {element[2]} of {element[0]}{described} at a time")
+    tensor = _tensor(site, run, element[0]) if element is not None else _walks_tensors(site, run, loop)
+    if tensor and element is None and not total:
+        what = "torch operations on one element of a tensor at a time (each item a 0-d tensor)"
     how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
     if stacked and calls is not None:
         how += f", in a function the run saw called {calls:,} times or more from loops"
     elif stacked:
         how += ", in a function the run saw called from loops"
     evidence = f"{run.took(site)}: {what}{how}"
-    advice = TENSOR_ADVICE if element is not None and _tensor(site, run, element[0]) else None
+    advice = TENSOR_ADVICE if tensor else None
     numbers = {"iterations": n, "calls": calls, "total_iterations": n * calls if n and calls else None}
     return Explained("AIP201", site, loop.node, evidence, numbers, advice=advice)
 
@@ -280,6 +283,17 @@ def _walks_numbers(site: Site, run: Run, loop: Loop) -> bool:
     return False
 
 
+def _walks_tensors(site: Site, run: Run, loop: Loop) -> bool:
+    """The loop walks a tensor's items (directly, or through ``zip``/``enumerate``): each is a 0-d
+    tensor, and each operation on it is a torch call."""
+    it = unwrap_iterable(site.code.facts, loop.iter)
+    qname = site.code.facts.names.qname(it.func) if isinstance(it, cst.Call) else None
+    walked = (it.args if qname == "builtins.zip" else it.args[:1]) if isinstance(it, cst.Call) and qname in (
+        "builtins.zip", "builtins.enumerate") else [cst.Arg(it)] if isinstance(it, cst.Name) else []
+    names = [a.value.value for a in walked if isinstance(a.value, cst.Name)]
+    return bool(names) and any(_tensor(site, run, n) for n in names)
+
+
 def _flat_numbers(text: str | None) -> bool:
     """A description of numbers in one dimension ("list of 100 int", "ndarray of 9 float64")."""
     return bool(text) and _numbers_text(text) and " x " not in (text or "") and "tuple" not in (text or "")
@@ -299,7 +313,11 @@ def _number_work(site: Site, loop: Loop, targets: frozenset[str]) -> bool:
             total = isinstance(sub.operator, _ACCUMULATE) and isinstance(sub.target, cst.Name)
             if total and _operands(sub.value) & targets:
                 return True
-    arithmetic = any(isinstance(sub, (cst.BinaryOperation, cst.Comparison)) and _numbers(sub) for sub in walk_all(node))
+    # arithmetic on numbers, or a comparison of the loop's own numbers (``if label == prediction``:
+    # counting matches, a histogram keyed by the items)
+    arithmetic = any(isinstance(sub, (cst.BinaryOperation, cst.Comparison))
+                     and (_numbers(sub) or (isinstance(sub, cst.Comparison) and bool(_operands(sub) & targets)))
+                     for sub in walk_all(node))
     return arithmetic and isinstance(node, cst.For) and numbers_only(site.code.facts, node.body)
 
 

@@ -25,6 +25,7 @@ from ...cell.tree import assigned_names, walk_all
 from ...sizing import describe, kind
 from ..dataframes.row_apply import axis_of
 from ..dataframes.row_loops import rows_for_a_consumer
+from ..evidence import loop_iterations
 from ..exprs import names_used
 from ..facts import Loop, unwrap_iterable
 from .callees import APPLY_CALLEES, PER_ROW_CALLEES, kinds_of
@@ -37,6 +38,9 @@ MIN_ITERATIONS = 1_000  # a loop of fewer items, run once, is not worth a vector
 ALONE_SHARE = 0.5  # a loop of unknown length, run once, must take this share of the cell
 MIN_LIST = 8  # a list this short is scanned as fast as a set is hashed
 MIN_COMPARISONS = 1_000_000  # lookups x items below this cost a few milliseconds at most
+# AIP202's message where the container is a NumPy array, not a list
+ARRAY_ADVICE = ("Membership test against an array inside a loop: each test compares every element; test against "
+                "a set built once, or test all the items at once (np.isin, Series.isin)")
 _ROW_ACCESSORS = ("loc", "iloc", "at", "iat")
 _ROW_METHODS = ("iterrows", "itertuples")
 
@@ -220,14 +224,15 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
     ]
     tests += [(c.node, c.receiver, ".index") for c in loop.calls
               if c.loop is loop and c.method == "index" and c.receiver is not None and len(c.node.args) == 1]
-    lookups = site.loop_count
+    lookups = iterations(site, run)
     for node, container, op in tests:
         if not isinstance(container, cst.Name):
             continue  # a literal list is a constant; a list built in place is the static rule's
-        held = _list_of(site, run, container.value)
+        held = _list_of(site, run, container.value) or (_array_of(site, run, container.value) if op == "in" else None)
         if held is None:
             continue
         n, text = held
+        array = text.startswith("ndarray")
         if n < MIN_LIST:
             continue
         # a loop run once is judged by its lookups; one run per row or per call (in a lambda, a
@@ -243,8 +248,14 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
         else:
             times = ", in a loop that itself runs once per row or call"
         word = f"`{op}`" if op == "in" else "`.index()`"
-        evidence = f"{run.took(site)}: each {word} test scans {container.value}, {listed}, item by item{times}"
-        return Explained("AIP202", site, node, evidence, {"items": n, "lookups": lookups}, at=node)
+        if array:  # ndarray.__contains__ is (a == x).any(): every element compared, a new array each test
+            times = times.replace("comparisons", "element comparisons")
+            evidence = (f"{run.took(site)}: each `in` test compares the item with all {n:,} elements of "
+                        f"{container.value} ({text}), making a new array of booleans{times}")
+        else:
+            evidence = f"{run.took(site)}: each {word} test scans {container.value}, {listed}, item by item{times}"
+        return Explained("AIP202", site, node, evidence, {"items": n, "lookups": lookups}, at=node,
+                         advice=ARRAY_ADVICE if array else None)
     return None
 
 
@@ -264,6 +275,29 @@ def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
     if t in ("list", "tuple") and n is not None:
         return n, site.described(name) or f"a {t} of {n:,} items"
     return None
+
+
+def _array_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
+    """A live 1-D NumPy array (``df["id"].values``): ``x in a`` compares x with every element, with no
+    early exit; a set answers each test by one hash. Other dimensions test something else."""
+    live = run.live(site, name)
+    if live is not MISSING:
+        if kind(live) != "array" or getattr(live, "ndim", 0) != 1:
+            return None
+        d = describe(live, user_code=False)
+        return int(live.size), d.text if d is not None else f"ndarray of {int(live.size):,} elements"
+    text, n = site.described(name), site.size_of(name)
+    if site.type_of(name) == "numpy.ndarray" and n is not None and text and " x " not in text:
+        return n, text
+    return None
+
+
+def iterations(site: Site, run: Run) -> int | None:
+    """The site's loop's iterations: as the sampler measured them, else, for a loop of the measured
+    cell, the length of the live data it walks (``for cid in orders["customer_id"]``: the frame's rows)."""
+    if site.loop_count is not None or site.loop is None or site.code is not run.cell:
+        return site.loop_count
+    return loop_iterations(site.loop.node, run.namespace)
 
 
 def _length(live: Any) -> int | None:

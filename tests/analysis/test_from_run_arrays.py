@@ -1,0 +1,93 @@
+"""Findings from the run on NumPy arrays used as Python containers: membership in an array (every
+element compared at each test) and a Python function NumPy calls once per element (``np.vectorize``).
+Recorded hot lines, live namespaces, and the look-alikes that must stay silent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aiperf_magic.report import Hotspot
+
+from .test_from_run import codes, hot, run_on
+
+np = pytest.importorskip("numpy")
+pd = pytest.importorskip("pandas")
+
+MEMBER = ("known = active['customer_id'].values\nkeep = []\nfor cid in orders['customer_id']:\n"
+          "    keep.append(cid in known)\n")
+
+
+def _member_ns(known: Any, orders: int = 60_000) -> dict[str, Any]:
+    return {"active": pd.DataFrame({"customer_id": np.arange(10)}), "known": known,
+            "orders": pd.DataFrame({"customer_id": np.zeros(orders, dtype=np.int64)}), "keep": []}
+
+
+def _member_spots(known: str, n: int) -> list[Hotspot]:
+    return [hot(4, 0.98, types={"keep": "list", "known": "numpy.ndarray"},
+                locals={"known": known}, sizes={"known": n}, loop_line=3)]
+
+
+def test_membership_in_an_array_counts_every_element_compared() -> None:
+    ns = _member_ns(np.arange(40_000, dtype=np.int64))
+    (found,) = run_on(MEMBER, _member_spots("ndarray of 40,000 int64", 40_000), ns)
+    assert (found.code, found.line) == ("AIP202", 4)
+    # the loop's 60,000 iterations come from the frame whose column it walks (the sampler could not size it)
+    assert found.evidence["lookups"] == 60_000 and found.evidence["items"] == 40_000
+    assert "all 40,000 elements of known" in found.message and "60,000 times" in found.message
+    assert found.fix is not None and "set(" in (found.fix.source or ""), found.fix
+
+
+def test_membership_in_a_small_array_tested_a_few_times_is_left_alone() -> None:
+    ns = _member_ns(np.arange(10, dtype=np.int64), orders=500)  # 500 x 10: microseconds
+    assert "AIP202" not in [c for c, _ in codes(run_on(MEMBER, _member_spots("ndarray of 10 int64", 10), ns))]
+
+
+def test_in_on_a_2d_array_is_not_an_element_lookup() -> None:
+    # ``row in grid`` on a 2-D array compares rows, not items: no set answers that
+    ns = _member_ns(np.zeros((200, 200), dtype=np.int64))
+    found = run_on(MEMBER, _member_spots("ndarray (200 x 200) int64", 40_000), ns)
+    assert "AIP202" not in [c for c, _ in codes(found)]
+
+
+def test_membership_in_a_set_stays_silent() -> None:
+    ns = _member_ns(set(range(40_000)))
+    assert "AIP202" not in [c for c, _ in codes(run_on(MEMBER, _member_spots("set of 40,000 int", 40_000), ns))]
+
+
+torch = pytest.importorskip("torch")
+COUNTS = ("correct = {c: 0 for c in classes}\ntotal = {c: 0 for c in classes}\n"
+          "for label, prediction in zip(labels, predictions):\n    if label == prediction:\n"
+          "        correct[classes[label]] += 1\n    total[classes[label]] += 1\n")
+
+
+def _count_spots(n: int, what: str = "Tensor") -> list[Hotspot]:
+    kind = "torch.Tensor" if what == "Tensor" else "list"
+    text = f"Tensor ({n:,}) int64" if what == "Tensor" else f"list of {n:,} str"
+    walk = {"labels": kind, "predictions": kind, "label": kind}
+    loop = f"zip(labels, predictions): {n:,} iterations"
+    return [hot(4, 0.58, types=walk, locals={"labels": text, "predictions": text}, loop_line=3, loop_count=n, loop=loop),
+            hot(3, 0.30, callees={"Tensor.__iter__": 6}, types=walk, locals={"labels": text}, loop_line=3,
+                loop_count=n, loop=loop),
+            hot(6, 0.08, types=walk, loop_line=3, loop_count=n, loop=loop)]
+
+
+def test_counting_matches_over_a_tensors_items_is_one_tensor_operation() -> None:
+    labels = torch.randint(0, 10, (100_000,))
+    ns = {"classes": tuple("abcdefghij"), "labels": labels, "predictions": labels.clone()}
+    (found,) = run_on(COUNTS, _count_spots(100_000), ns)
+    assert (found.code, found.line) == ("AIP201", 3) and found.evidence["iterations"] == 100_000
+    assert "0-d tensor" in found.message and "tensor operation" in found.message and "NumPy" not in found.message
+
+
+def test_counting_matches_over_a_few_items_run_once_is_left_alone() -> None:
+    labels = torch.randint(0, 10, (300,))
+    ns = {"classes": tuple("abcdefghij"), "labels": labels, "predictions": labels.clone()}
+    assert run_on(COUNTS, _count_spots(300), ns) == []
+
+
+def test_counting_matching_strings_is_not_arithmetic() -> None:
+    words = [f"w{i % 7}" for i in range(100_000)]
+    ns = {"classes": tuple("abcdefghij"), "labels": words, "predictions": list(words)}
+    assert "AIP201" not in [c for c, _ in codes(run_on(COUNTS, _count_spots(100_000, "list"), ns))]
