@@ -1,7 +1,9 @@
-"""Lists flattened with ``sum(lists, [])`` (AIP203 from the run): each ``+`` makes a new list and
-copies every item gathered so far, so flattening n lists of k items copies about n * n * k / 2 items.
-The line is one builtin call, so the sampler may see it only once or twice (the call holds the
-interpreter while it copies); the live list of lists says how many additions it made.
+"""Lists flattened with ``sum(lists, [])``, or grown by ``items = items + more`` in a loop (AIP203
+from the run): each ``+`` makes a new list and copies every item gathered so far, so flattening n
+lists of k items copies about n * n * k / 2 items. A ``sum`` line is one builtin call, so the sampler
+may see it only once or twice (the call holds the interpreter while it copies); the live list of
+lists says how many additions it made. In a loop, the live list's final length and the loop's
+iterations say how much was copied (``+=`` and ``.extend`` grow the list in place and are not this).
 """
 
 from __future__ import annotations
@@ -9,9 +11,13 @@ from __future__ import annotations
 import libcst as cst
 
 from .run import MISSING, Explained, Run
-from .sites import MIN_SHARE, Site
+from .shapes import iterations
+from .sites import MIN_SHARE, Site, counts
 
 MIN_LISTS = 100  # fewer additions than this copy too little to matter
+MIN_COPIES = 5_000_000  # item copies of a list rebuilt in a loop: fewer cost a few milliseconds
+REBUILT_ADVICE = ("A list rebuilt with `+` in a loop: every step copies the whole list so far; `.extend(...)` "
+                  "(or `+=`) adds to it in place")
 ADVICE = ("A list of lists flattened with sum(..., []): every addition copies the whole list so far; "
           "itertools.chain.from_iterable (or a comprehension over both levels) makes it in one pass")
 
@@ -39,3 +45,50 @@ def list_sum(site: Site, run: Run) -> Explained | None:
         return Explained("AIP203", site, call.node, evidence, {"lists": len(live), "items": items}, at=call.node,
                          advice=ADVICE)
     return None
+
+
+def list_rebuilt(site: Site, run: Run) -> Explained | None:
+    """``all_preds = all_preds + batch.tolist()`` in a hot loop, over a live list (or tuple) that
+    ended with many items."""
+    loop = site.loop
+    if loop is None or not counts(site) or not isinstance(loop.node, cst.For):
+        return None
+    hot = {h.line for h in site.lines}
+    for node in _rebindings(loop.node):
+        span = site.code.span(node)
+        name = node.targets[0].target.value  # type: ignore[attr-defined]
+        if span is None or span[0] not in hot:
+            continue
+        live = run.live(site, name)
+        n = iterations(site, run)
+        if live is MISSING or not isinstance(live, (list, tuple)) or n is None:
+            continue
+        copies = n * len(live) // 2
+        if copies < MIN_COPIES:
+            continue
+        kind = type(live).__name__
+        evidence = (f"{run.took(site)}: {name} = {name} + ... made a new {kind} at each of {n:,} iterations, "
+                    f"copying every item so far: it grew to {len(live):,} items (about {copies:,} item copies)")
+        reason = (f"{name}.extend(...) grows the list in place; it is not written for you because any other name "
+                  f"bound to the same list would then see it grow") if kind == "list" else (
+                  "a tuple cannot grow in place: collect the parts in a list and make the tuple once after the loop")
+        return Explained("AIP203", site, node, evidence, {"items": len(live), "iterations": n, "copies": copies},
+                         at=node, fix_reason=reason, advice=REBUILT_ADVICE)
+    return None
+
+
+def _rebindings(loop: cst.For) -> list[cst.Assign]:
+    """``x = x + ...`` and ``x = ... + x`` in the loop's body (not in nested functions)."""
+    out = []
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
+            value, name = node.value, node.targets[0].target.value
+            if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and any(
+                    isinstance(side, cst.Name) and side.value == name for side in (value.left, value.right)):
+                out.append(node)
+        stack.extend(node.children)
+    return out

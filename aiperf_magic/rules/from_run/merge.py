@@ -26,7 +26,7 @@ from ..fixing import edits_for, to_fix
 from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
-from .flatten import list_sum
+from .flatten import list_rebuilt, list_sum
 from .helpers import caller_of, helper_sites, top_function
 from .judge import judge_static
 from .loading import blocking_apply, blocking_io, cpu_threads, loader_loop
@@ -45,7 +45,7 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
-    (blocking_io, blocking_apply), (list_sum,), (numeric_loop,),
+    (blocking_io, blocking_apply), (list_sum,), (list_rebuilt,), (numeric_loop,),
 )
 
 
