@@ -91,3 +91,31 @@ def test_counting_matching_strings_is_not_arithmetic() -> None:
     words = [f"w{i % 7}" for i in range(100_000)]
     ns = {"classes": tuple("abcdefghij"), "labels": words, "predictions": list(words)}
     assert "AIP201" not in [c for c, _ in codes(run_on(COUNTS, _count_spots(100_000, "list"), ns))]
+
+
+VECTORIZE = "to_label = np.vectorize(lambda p: 1 if p >= 0.5 else 0)\nlabels = to_label(probs)\n"
+
+
+def _vector_spots() -> list[Hotspot]:
+    # the lambda is the cell's code: its line keeps its own time, the calling line what NumPy spent between calls
+    return [hot(1, 0.87, samples=43), hot(2, 0.13, samples=6, callees={"vectorize.__call__": 6},
+                                          types={"probs": "numpy.ndarray"})]
+
+
+def test_np_vectorize_of_a_numeric_lambda_is_a_loop_over_every_element() -> None:
+    (found,) = run_on(VECTORIZE, _vector_spots(), {"np": np, "probs": np.zeros(3_000_000)})
+    assert (found.code, found.line) == ("AIP201", 2) and found.evidence["iterations"] == 3_000_000
+    assert found.evidence["share"] == pytest.approx(1.0)
+    assert "once per element, 3,000,000 times, on probs" in found.message and "a lambda (line " in found.message
+    assert found.fix is not None and not found.fixable and "np.where" in (found.fix.reason or "")
+
+
+def test_np_vectorize_of_a_string_function_or_on_a_few_elements_stays_silent() -> None:
+    strings = "to_label = np.vectorize(lambda p: p.strip().lower())\nlabels = to_label(probs)\n"
+    assert run_on(strings, _vector_spots(), {"np": np, "probs": np.array(["a "] * 3_000_000)}) == []
+    assert run_on(VECTORIZE, _vector_spots(), {"np": np, "probs": np.zeros(200)}) == []
+
+
+def test_a_plain_numpy_ufunc_call_is_not_vectorize() -> None:
+    source = "to_label = np.frombuffer\nlabels = np.where(probs >= 0.5, 1, 0)\n"
+    assert run_on(source, _vector_spots(), {"np": np, "probs": np.zeros(3_000_000)}) == []

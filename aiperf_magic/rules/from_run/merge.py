@@ -36,6 +36,7 @@ from .quoted import quote_time
 from .run import MISSING, Explained, Run
 from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, applied_sites, sites_of
+from .vectorized import vectorized_call, vectorized_sites
 
 Shape = Callable[[Site, Run], "Explained | None"]
 # codes whose static finding sits on a line that costs nothing (a DataLoader(...), a Thread(...)): the
@@ -70,6 +71,8 @@ def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str
         found += [(ex, None) for ex in explain(site, run)]
     for site in applied_sites(run.cell, report.hotspots):
         found += [(ex, None) for ex in (row_apply(site, run),) if ex is not None]
+    for site, call, pyfunc in vectorized_sites(run.cell, report.hotspots):
+        found += [(ex, None) for ex in (vectorized_call(site, run, call, pyfunc),) if ex is not None]
     for site, caller in helper_sites(run):
         found += [(ex, caller) for ex in explain(site, run)]
     for ex, caller in found:
