@@ -16,6 +16,7 @@ from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
 from .grid_stores import grid_store
+from .matmul_loops import matmul_store
 from .reductions import BUILTIN_REDUCERS, builtin_reductions, item_sum
 from .scatter_stores import scatter_store
 from .tensor_stores import made_tensor, tensor_store
@@ -328,6 +329,9 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, fact
     gridded = grid_store(cell, loop, edits, facts)  # for i ...: for j ...: if j > i: t[i, j] = c
     if gridded is not None:
         return gridded
+    multiplied = matmul_store(cell, loop, edits, facts)  # for i: for j: for k: c[i, j] += a[i, k] * b[k, j]
+    if multiplied is not None:
+        return multiplied
     if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop unpacks its items or has an else clause"
     body = loop.body.body
