@@ -121,3 +121,53 @@ def _numeric_call(facts: Facts, call: cst.Call, depth: int) -> bool:
             return True
         return depth < MAX_DEPTH and vectorisable(facts, func, depth + 1)
     return False
+
+
+# methods that reduce a group's column to one number: groupby's own aggregations do them for every group at once
+GROUP_REDUCERS = frozenset({"sum", "mean", "max", "min", "count", "std", "var", "median", "prod", "size", "nunique",
+                            "first", "last", "any", "all"})
+
+
+def group_reduction(facts: Facts, func: cst.BaseExpression) -> bool:
+    """``lambda g: (g["q"] * g["p"]).sum()``, ``g["a"].sum() / g["b"].sum()``: a function of a group that
+    computes with its columns' numbers and reduces them by groupby's own aggregations (the columns
+    computed on the whole frame first, then one ``groupby(...).sum()``)."""
+    if isinstance(func, cst.Name):
+        sym = facts.symbol(func)
+        func = sym.node if sym is not None and isinstance(sym.node, cst.Lambda) else func
+    if not isinstance(func, cst.Lambda):
+        return False
+    return _reduced(facts, func.body)
+
+
+def _reduced(facts: Facts, node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in GROUP_REDUCERS:
+        return not node.args and _expression(facts, node.func.value, 0)
+    if isinstance(node, cst.BinaryOperation):
+        sides = (node.left, node.right)
+        return any(_reduced(facts, side) for side in sides) and all(
+            _reduced(facts, side) or isinstance(side, (cst.Integer, cst.Float)) for side in sides)
+    return False
+
+
+# element parsers that pandas runs on a whole column in C, and the call that does it
+PARSERS = {
+    "datetime.datetime.strptime": "pd.to_datetime({column}, format=...)",
+    "datetime.datetime.fromisoformat": "pd.to_datetime({column})",
+    "dateutil.parser.parse": "pd.to_datetime({column})",
+    "dateutil.parser._parser.parse": "pd.to_datetime({column})",
+}
+
+
+def element_parser(facts: Facts, func: cst.BaseExpression) -> str | None:
+    """The parser a function of one element is (``lambda s: datetime.strptime(s, "%Y-%m-%d")``), when
+    pandas has a whole-column form of it: the qualified name of the parser, else None."""
+    if not isinstance(func, cst.Lambda) or not isinstance(func.body, cst.Call) or len(func.params.params) != 1:
+        return None
+    call, param = func.body, func.params.params[0].name.value
+    qname = facts.names.qname(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    first = call.args[0].value if call.args else None
+    if qname not in PARSERS or not (isinstance(first, cst.Name) and first.value == param):
+        return None
+    rest = [a.value for a in call.args[1:]]
+    return qname if all(isinstance(v, cst.SimpleString) for v in rest) else None

@@ -27,11 +27,11 @@ from ..dataframes.row_apply import axis_of
 from ..dataframes.row_loops import rows_for_a_consumer
 from ..evidence import loop_iterations
 from ..exprs import names_used
-from ..facts import Loop, unwrap_iterable
+from ..facts import Call, Loop, unwrap_iterable
 from .callees import APPLY_CALLEES, PER_ROW_CALLEES, kinds_of
-from .logic import vectorisable
+from .logic import PARSERS, element_parser, group_reduction, vectorisable
 from .run import MISSING, Explained, Run
-from .sites import Site, counts
+from .sites import APPLIERS, Site, counts
 
 NUMERIC_TYPES = ("numpy.ndarray", "torch.Tensor")
 MIN_ITERATIONS = 1_000  # a loop of fewer items, run once, is not worth a vectorised rewrite
@@ -150,17 +150,24 @@ def row_apply(site: Site, run: Run) -> Explained | None:
     if not counts(site):
         return None
     via = sum(site.hottest.via.values()) / max(1, site.samples)
-    if site.applied is None and site.callee_share(APPLY_CALLEES) + via < 0.5:
-        return None  # (an applied site's other lines are the function pandas called: all of it is the apply's)
     # an applied site starts on its call's first line, whichever line of the call was sampled; a
     # lambda on the line after ``apply(`` is sampled there
     line = site.first if site.applied else site.hottest.line
-    for call in site.code.calls_on(line) + site.code.calls_around(line):
+    calls = site.code.calls_on(line) + site.code.calls_around(line)
+    if site.applied is None and site.callee_share(APPLY_CALLEES) + via < 0.5 and not _lambda_at(site, calls, line):
+        return None  # (an applied site's other lines are the function pandas called: all of it is the apply's)
+    for call in calls:
         if call.method not in ("apply", "map", "applymap") or call.receiver is None or not call.node.args:
             continue
         func = call.node.args[0].value
         if isinstance(func, (cst.Dict, cst.SimpleString)) or _holds_mapping(site, run, func):
             continue  # map(dict) / map(series) is pandas' own lookup, not a Python call per row
+        grouped = _grouped(site, run, call, func)
+        if grouped is not None:
+            return grouped
+        parsed = _parsed(site, run, call, func)
+        if parsed is not None:
+            return parsed
         if not vectorisable(site.code.facts, func):
             continue  # strings split, joined, searched: no whole-column form is faster than the call
         root, receiver = _receiver(site, run, call.receiver)
@@ -175,6 +182,83 @@ def row_apply(site: Site, run: Run) -> Explained | None:
                     f"{rows:,} times, on {root}")
         return Explained("AIP302", site, call.node, evidence, {"rows": rows}, at=call.node)
     return None
+
+
+def _lambda_at(site: Site, calls: list[Call], line: int) -> bool:
+    """The hot line holds the lambda handed to an ``apply``/``map``: the cell's own code, so its
+    samples are the function pandas calls per row, group or element (its callees are that work's)."""
+    for call in calls:
+        func = call.node.args[0].value if call.method in APPLIERS and call.node.args else None
+        span = site.code.span(func) if isinstance(func, cst.Lambda) else None
+        if span is not None and span[0] <= line <= span[1]:
+            return True
+    return False
+
+
+def _grouped(site: Site, run: Run, call: Call, func: cst.BaseExpression) -> Explained | None:
+    """``df.groupby(key).apply(lambda g: (g["q"] * g["p"]).sum())``: a Python call per group, each
+    running pandas on a small frame, where the column computed once and groupby's own aggregation do it."""
+    grouping = call.receiver
+    if not (isinstance(grouping, cst.Call) and isinstance(grouping.func, cst.Attribute)
+            and grouping.func.attr.value == "groupby" and call.method == "apply"):
+        return None
+    if not group_reduction(site.code.facts, func):
+        return None
+    root, rows = receiver_rows(site, run, grouping.func.value)
+    if rows is None:
+        return None
+    groups = _result_rows(site, run, call.node)
+    each = f" ({next((d for d in (site.described(n) for n in _params(func)) if d), 'a small frame')} when sampled)"
+    counted = f"{groups:,} times, once per group" if groups is not None else "once per group"
+    evidence = (f"{run.took(site)}: groupby(...).apply called a Python function {counted} of the {rows:,} rows of "
+                f"{root}, each running pandas on its group{each}")
+    return Explained("AIP302", site, call.node, evidence, {"rows": rows, "groups": groups}, at=call.node,
+                     advice=GROUP_ADVICE, fix_reason=GROUP_FIX)
+
+
+def _params(func: cst.BaseExpression) -> list[str]:
+    return [p.name.value for p in func.params.params] if isinstance(func, cst.Lambda) else []
+
+
+def _result_rows(site: Site, run: Run, node: cst.Call) -> int | None:
+    """The rows of what the call made, when the cell bound it to a name (one row per group)."""
+    for a in site.code.facts.assigns:
+        if a.value is node and len(a.targets) == 1 and isinstance(a.targets[0], cst.Name):
+            live = run.live(site, a.targets[0].value)
+            if live is not MISSING and kind(live) in ("frame", "series"):
+                return _length(live)
+    return None
+
+
+def _parsed(site: Site, run: Run, call: Call, func: cst.BaseExpression) -> Explained | None:
+    """``s.apply(lambda t: datetime.strptime(t, fmt))``: a parser called once per element, where pandas
+    parses the whole column in C; the run's callees say the time was the parsing."""
+    parser = element_parser(site.code.facts, func)
+    if parser is None or call.method not in ("apply", "map"):
+        return None
+    leaf = parser.rsplit(".", 1)[-1]
+    parsing = sum(n for label, n in site.callees().items() if leaf in label or "strptime" in label) / max(1, site.samples)
+    if parsing < 0.5:
+        return None
+    root, receiver = _receiver(site, run, call.receiver) if call.receiver is not None else ("", None)
+    if receiver is None or receiver[0] != "series":
+        return None
+    column = site.code.cell.code(call.receiver)  # type: ignore[arg-type]
+    instead = PARSERS[parser].format(column=column)
+    short = parser.replace("datetime.datetime.", "datetime.").replace("._parser", "")
+    evidence = (f"{run.took(site)}, {parsing:.0%} of it in the parser: {call.method} called {short} once per "
+                f"element, {receiver[1]:,} times, on {root}; {instead} parses the whole column at once")
+    return Explained("AIP302", site, call.node, evidence, {"rows": receiver[1]}, at=call.node,
+                     advice=PARSE_ADVICE, fix_reason=PARSE_FIX.format(instead=instead))
+
+
+GROUP_ADVICE = ("groupby(...).apply of a function of column arithmetic and a reduction: compute the column on the "
+                "whole frame, then use groupby's own aggregation (df.assign(t=a * b).groupby(key)[\"t\"].sum())")
+GROUP_FIX = ("the aggregation is rewritten by hand: its result's name and the order of float sums differ from the "
+             "apply's")
+PARSE_ADVICE = ("An element parser applied one element at a time: pandas parses a whole column of dates in C "
+                "(pd.to_datetime with the same format)")
+PARSE_FIX = "not written for you: write {instead} with the format string the function passes to the parser"
 
 
 def receiver_rows(site: Site, run: Run, node: cst.BaseExpression) -> tuple[str, int | None]:
