@@ -17,7 +17,7 @@ from ... import units as fmt
 from ...report import Report
 from ...sizing import kind
 from ..data_loading.datasets import COSTLY, live_cost
-from ..facts import Loop, unwrap_iterable
+from ..facts import Call, Loop, unwrap_iterable
 from .callees import LOADER_CALLEES, NETWORK_CALLEES, READ_CALLEES
 from .run import MISSING, Explained, Run
 from .shapes import receiver_rows, work_shares
@@ -186,6 +186,73 @@ def blocking_apply(site: Site, run: Run) -> Explained | None:
         # the fixer maps the function over a thread pool (see concurrency/blocking_io.py), or says why not
         return Explained("AIP402", site, call.node, evidence, {"requests": rows}, at=call.node)
     return None
+
+
+# DB-API drivers (and pandas' SQL readers) whose calls run one statement each
+DB_MODULES = ("sqlite3", "psycopg2", "psycopg", "pymysql", "MySQLdb", "mysql.connector", "duckdb", "sqlalchemy",
+              "pyodbc", "cx_Oracle", "oracledb", "snowflake.connector")
+DB_METHODS = frozenset({"execute", "exec_driver_sql"})
+SQL_READERS = frozenset({"pandas.read_sql", "pandas.read_sql_query"})
+MIN_QUERIES = 100  # fewer queries than this, one after another, cost little whatever the database
+QUERY_ADVICE = ("A database query per item: each call sends and runs one statement for one row; one query for "
+                "all the items (a JOIN, WHERE id IN (...), or the table read once and merged) does it at once")
+QUERY_FIX = ("the single query depends on the tables and the rows wanted (a JOIN or WHERE id IN (...)): it is "
+             "written by hand, and a thread pool would share one connection between threads")
+
+
+def db_queries(site: Site, run: Run) -> Explained | None:
+    """``for pid in ids: cur.execute("SELECT ... WHERE id = ?", (pid,)).fetchone()``: the same statement
+    sent once per item (the N+1 queries shape), on a live connection or cursor of a database driver,
+    or ``pd.read_sql`` per item. Whether the database is remote (waits) or in the process (its own
+    CPU), the statements go one at a time."""
+    from .shapes import iterations
+
+    loop = site.loop
+    if loop is None or not counts(site) or site.threads > 1:
+        return None
+    hot = {h.line for h in site.lines if h.share >= 0.5 * site.share / max(1, len(site.lines))}
+    n = iterations(site, run)
+    if n is None or n < MIN_QUERIES:
+        return None
+    from ..concurrency.blocking_io import chained_requests
+
+    if chained_requests(loop):
+        return None  # each query needs the last one's answer: they cannot be one query
+    for call in loop.calls:
+        span = site.code.span(call.node)
+        if call.loop is not loop or span is None or span[0] not in hot or not call.node.args:
+            continue
+        driver = _driver(site, run, call)
+        if driver is None or not _parameterised(call.node.args[0].value, call):
+            continue
+        evidence = (f"{run.took(site)}: {n:,} queries one after another, the same statement sent once per item "
+                    f"through {driver}")
+        return Explained("AIP402", site, call.node, evidence, {"requests": n}, at=call.node, advice=QUERY_ADVICE,
+                         fix_reason=QUERY_FIX)
+    return None
+
+
+def _driver(site: Site, run: Run, call: Call) -> str | None:
+    """"cur (sqlite3.Cursor)": the live connection or cursor a call runs a statement on, or the reader."""
+    if call.qname in SQL_READERS:
+        return call.qname.replace("pandas.", "pd.")
+    if call.method not in DB_METHODS or not isinstance(call.receiver, cst.Name):
+        return None
+    live = run.live(site, call.receiver.value)
+    module = type(live).__module__ if live is not MISSING else ""
+    if not any(module == m or module.startswith(m + ".") for m in DB_MODULES):
+        return None
+    return f"{call.receiver.value} ({module}.{type(live).__qualname__})"
+
+
+def _parameterised(statement: cst.BaseExpression, call: Call) -> bool:
+    """The statement is a string written in the code with placeholders bound per call (``?``, ``%s``,
+    ``:id`` and a parameters argument), or an f-string that formats a value into it."""
+    if isinstance(statement, cst.FormattedString):
+        return True
+    if isinstance(statement, (cst.SimpleString, cst.ConcatenatedString)):
+        return len(call.node.args) >= 2 or call.kwarg("params") is not None
+    return False
 
 
 def _waits(site: Site, *, reads: bool) -> float:

@@ -29,7 +29,7 @@ from ..suppress import is_suppressed
 from .flatten import list_rebuilt, list_sum
 from .helpers import caller_of, helper_sites, top_function
 from .judge import judge_static
-from .loading import blocking_apply, blocking_io, cpu_threads, loader_loop
+from .loading import blocking_apply, blocking_io, cpu_threads, db_queries, loader_loop
 from .models import model_autograd, model_dispatch
 from .numbers import numeric_loop
 from .quoted import quote_time
@@ -46,7 +46,7 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
-    (blocking_io, blocking_apply), (list_sum,), (list_rebuilt,), (numeric_loop,),
+    (blocking_io, blocking_apply), (db_queries,), (list_sum,), (list_rebuilt,), (numeric_loop,),
 )
 
 
