@@ -13,7 +13,7 @@ from aiperf_magic.rules.registry import Rule
 
 def test_rules_line_magic_returns_the_catalog(ip: Any) -> None:
     table = ip.run_line_magic("aiperf", "rules")
-    assert isinstance(table, RuleTable) and len(table.rules) == 35 and table.rules[-1].code == "AIP914"
+    assert isinstance(table, RuleTable) and len(table.rules) == 36 and table.rules[-1].code == "AIP914"
     text = ip.display_formatter.format(table)[0]["text/plain"]
     assert "AIP301" in text and "dataframe-row-loop" in text
     assert "<table" in table._repr_html_()

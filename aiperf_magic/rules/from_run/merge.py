@@ -33,6 +33,7 @@ from .loading import blocking_apply, blocking_io, cpu_threads, db_queries, loade
 from .models import model_autograd, model_dispatch
 from .numbers import numeric_loop
 from .quoted import quote_time
+from .rereads import file_reread
 from .run import MISSING, Explained, Run
 from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, applied_sites, sites_of
@@ -46,7 +47,7 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
-    (blocking_io, blocking_apply), (db_queries,), (list_sum,), (list_rebuilt,), (numeric_loop,),
+    (blocking_io, blocking_apply), (db_queries,), (list_sum,), (list_rebuilt,), (file_reread,), (numeric_loop,),
 )
 
 
