@@ -35,6 +35,10 @@ class Thresholds:
     gil_thread_share: float = 0.5  # AIP902: share of samples with ≥ 2 busy Python threads
     gil_cores: tuple[float, float] = (0.6, 1.4)  # ... while the process uses about one core
     gil_waited_share: float = 0.5  # ... and its hot lines spent less than this share of the run waiting
+    gil_one_core: float = 1.1  # ... unless the process ran more than this many cores at once (the GIL
+    gil_full_machine: float = 0.9  # lets one thread at a time) while it and others held this share of the cores
+    children_cores: float = 0.3  # AIP903: child processes' CPU at least this many cores, the cell's threads under
+    # waiting_cpu_share: the cell waited for the processes it ran one after another
     machine_saturated_percent: float = 90.0  # all cores this busy: half the lower bound above
     waiting_cpu_share: float = 0.3  # AIP903: CPU time below this share of wall time
     swap_growth_bytes: float = 64 * MIB  # AIP904: swap grew by at least this
@@ -172,6 +176,10 @@ def gil_bound(st: RunStats, th: Thresholds, waited: float = 0.0) -> Verdict | No
     not what holds them back; on a busy machine their waits for a CPU would pass for turns at it."""
     if waited >= th.gil_waited_share:
         return None
+    if st.cores_used > th.gil_one_core and st.cores_used + (st.other_cores or 0.0) >= th.gil_full_machine * st.cores:
+        # more than one core at once, and the machine had none left: the threads got what the other
+        # processes left them (NumPy sorting in a pool on a shared machine), not turns at the GIL
+        return None
     low, high = th.gil_cores
     if (st.machine_cpu_mean or 0.0) >= th.machine_saturated_percent:
         # other processes hold the cores; the run-queue wait of threads that ended within the cell
@@ -204,6 +212,9 @@ def gil_bound(st: RunStats, th: Thresholds, waited: float = 0.0) -> Verdict | No
 def waiting(st: RunStats, th: Thresholds, advice: str | None = None) -> Verdict | None:
     # a sleeping thread also waits for a CPU after each wake-up on a busy machine: that wait makes a
     # cell CPU-bound only when running plus runnable covers most of the wall time
+    children = _children(st, th)
+    if children is not None:
+        return children
     if st.wall_s <= 0 or st.cores_used >= th.waiting_cpu_share or st.cores_wanted >= th.cpu_single_cores:
         return None
     if st.gpu is not None and st.cuda_in_use and (st.gpu.util_mean or 0.0) >= th.gpu_idle_util:
@@ -224,6 +235,30 @@ def waiting(st: RunStats, th: Thresholds, advice: str | None = None) -> Verdict 
         f"and no GPU was busy: the cell was {detail}.",
         ev,
         advice=advice or WAIT_ADVICE,
+    )
+
+
+def _children(st: RunStats, th: Thresholds) -> Verdict | None:
+    """AIP903 for a cell whose own threads hardly ran while the child processes it started used the
+    CPU (``subprocess.run`` per file): the cell waited for them, one after another. Children that
+    ran side by side on several cores are AIP908's."""
+    if st.thread_cores is None or st.wall_s <= 0 or st.thread_cores >= th.waiting_cpu_share:
+        return None
+    children = st.cell_cores - st.thread_cores
+    if children < th.children_cores or st.cell_cores >= th.cpu_multi_cores:
+        return None
+    if st.gpu is not None and st.cuda_in_use and (st.gpu.util_mean or 0.0) >= th.gpu_idle_util:
+        return None
+    ev = {"cpu_percent_of_wall": _pct(st.thread_cores), "child_cpu_s": round(children * st.wall_s, 3),
+          "wall_s": round(st.wall_s, 3)}
+    return Verdict(
+        "AIP903",
+        "Waiting / I/O-bound",
+        f"The cell's own threads worked {_pct(st.thread_cores):.0f} % of the {st.wall_s:.2f} s wall time: it waited "
+        f"for the child processes it started, which used {children * st.wall_s:.2f} s of CPU{_contention(st)}.",
+        ev,
+        advice="Do the children's work in the process where a library does it (hashlib, PIL), or start them "
+        "together (a thread pool of subprocess calls) instead of one after another.",
     )
 
 

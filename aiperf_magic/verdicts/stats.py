@@ -67,6 +67,7 @@ class RunStats:
     cell_cores: float = 0.0
     other_cores: float | None = None  # CPU of other processes over the cell / wall time
     busy_cell_threads: int = 0  # threads that shared the cell's work (see busy_cell_threads)
+    thread_cores: float | None = None  # CPU of the cell's own threads alone (no worker processes) / wall time
 
     @property
     def cores_wanted(self) -> float:
@@ -184,4 +185,6 @@ def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
         cell_cores=cell_cpu(report) / report.wall_s if report.wall_s > 0 else cores_used,
         other_cores=report.other_cpu_s / wall_s if report.other_cpu_s is not None and wall_s > 0 else None,
         busy_cell_threads=busy_cell_threads(report),
+        thread_cores=(sum(t.cpu_s for t in report.thread_times if t.cell) / report.wall_s
+                      if report.thread_times and report.wall_s > 0 else None),
     )
