@@ -24,7 +24,8 @@ PANDAS_OPS = {"_unpack_zerodim_and_defer.<locals>.new_method": 51, "DataFrame.__
 
 def _retail(groups: int = 4_000) -> dict[str, Any]:
     rows = 120_000
-    retail = pd.DataFrame({"CustomerID": np.arange(rows) % groups, "Quantity": np.ones(rows), "UnitPrice": np.ones(rows)})
+    retail = pd.DataFrame({"CustomerID": np.arange(rows) % groups, "Quantity": np.ones(rows),
+                           "UnitPrice": np.ones(rows)})
     return {"retail": retail, "revenue": pd.Series(np.ones(groups)), "pd": pd}
 
 

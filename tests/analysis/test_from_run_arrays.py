@@ -67,7 +67,8 @@ def _count_spots(n: int, what: str = "Tensor") -> list[Hotspot]:
     text = f"Tensor ({n:,}) int64" if what == "Tensor" else f"list of {n:,} str"
     walk = {"labels": kind, "predictions": kind, "label": kind}
     loop = f"zip(labels, predictions): {n:,} iterations"
-    return [hot(4, 0.58, types=walk, locals={"labels": text, "predictions": text}, loop_line=3, loop_count=n, loop=loop),
+    return [hot(4, 0.58, types=walk, locals={"labels": text, "predictions": text}, loop_line=3, loop_count=n,
+                loop=loop),
             hot(3, 0.30, callees={"Tensor.__iter__": 6}, types=walk, locals={"labels": text}, loop_line=3,
                 loop_count=n, loop=loop),
             hot(6, 0.08, types=walk, loop_line=3, loop_count=n, loop=loop)]

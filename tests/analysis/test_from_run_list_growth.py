@@ -41,7 +41,9 @@ def test_growing_in_place_stays_silent() -> None:
 
 def test_a_short_list_or_a_number_or_an_array_of_fixed_size_stays_silent() -> None:
     assert "AIP203" not in [f.code for f in run_on(GROW, _spots(), _ns([0] * 320, n=320))]
-    total = "total = 0\nfor start in range(0, len(scores), 32):\n    batch = scores[start:start + 32]\n    total = total + batch.sum()\n"
+    total = ("total = 0\nfor start in range(0, len(scores), 32):\n    batch = scores[start:start + 32]\n"
+             "    total = total + batch.sum()\n")
     assert "AIP203" not in [f.code for f in run_on(total, _spots(), _ns(0.0) | {"total": 5.0})]
-    acc = "acc = np.zeros(32)\nfor start in range(0, len(scores), 32):\n    batch = scores[start:start + 32]\n    acc = acc + batch\n"
+    acc = ("acc = np.zeros(32)\nfor start in range(0, len(scores), 32):\n    batch = scores[start:start + 32]\n"
+           "    acc = acc + batch\n")
     assert "AIP203" not in [f.code for f in run_on(acc, _spots(), _ns(0) | {"acc": np.zeros(32)})]

@@ -33,7 +33,7 @@ X, Y = torch.rand(1_000, 784), torch.rand(1_000, 1)
 
 
 def test_a_loader_over_a_list_of_tensor_pairs_is_found_with_what_each_batch_does() -> None:
-    (found,) = [f for f in run_on(LOOP, _spots(0.45), _ns(list(zip(X, Y)))) if f.code == "AIP101"]
+    (found,) = [f for f in run_on(LOOP, _spots(0.45), _ns(list(zip(X, Y, strict=True)))) if f.code == "AIP101"]
     assert found.line == 1 and found.evidence["loading_share"] == pytest.approx(0.45)
     assert "indexed 256 items of a list of 1,000 (Tensor, Tensor) pairs one by one" in found.message
     assert "slice each batch from the stacked tensors" in found.message
@@ -48,5 +48,5 @@ def test_a_tensordataset_loader_stays_silent() -> None:
 def test_a_list_of_other_objects_or_cheap_batches_stay_silent() -> None:
     assert "AIP101" not in [f.code for f in run_on(LOOP, _spots(0.45), _ns([(i, i) for i in range(1_000)]))
                             if f.evidence.get("from_run")]
-    assert "AIP101" not in [f.code for f in run_on(LOOP, _spots(0.05), _ns(list(zip(X, Y))))
+    assert "AIP101" not in [f.code for f in run_on(LOOP, _spots(0.05), _ns(list(zip(X, Y, strict=True))))
                             if f.evidence.get("from_run")]

@@ -56,5 +56,6 @@ def test_few_queries_or_a_non_database_execute_stay_silent(db: dict[str, Any]) -
 
 
 def test_one_query_for_all_the_rows_stays_silent(db: dict[str, Any]) -> None:
-    once = "products = pd.read_sql('SELECT id, name FROM products', con)\nout = lines.merge(products, left_on='product_id', right_on='id')\n"
+    once = ("products = pd.read_sql('SELECT id, name FROM products', con)\n"
+            "out = lines.merge(products, left_on='product_id', right_on='id')\n")
     assert run_on(once, [hot(1, 0.9, samples=50)], db) == []

@@ -118,7 +118,8 @@ def _reads(site: Site, run: Run, scope: Scope | None, loop: Loop | None) -> tupl
         if handed and call.method in APPLIERS and call.receiver is not None:
             rows = _rows_of(run, call.receiver)
             if rows is not None:
-                return rows, f"once per element of {run.cell.cell.code(call.receiver)} that {call.method} called {name} on"
+                walked = run.cell.cell.code(call.receiver)
+                return rows, f"once per element of {walked} that {call.method} called {name} on"
         if isinstance(call.node.func, cst.Name) and call.node.func.value == name and call.loop is not None:
             n = loop_iterations(call.loop.node, run.namespace)
             if n is not None:

@@ -237,7 +237,8 @@ def _parsed(site: Site, run: Run, call: Call, func: cst.BaseExpression) -> Expla
     if parser is None or call.method not in ("apply", "map"):
         return None
     leaf = parser.rsplit(".", 1)[-1]
-    parsing = sum(n for label, n in site.callees().items() if leaf in label or "strptime" in label) / max(1, site.samples)
+    in_parser = sum(n for label, n in site.callees().items() if leaf in label or "strptime" in label)
+    parsing = in_parser / max(1, site.samples)
     if parsing < 0.5:
         return None
     root, receiver = _receiver(site, run, call.receiver) if call.receiver is not None else ("", None)
