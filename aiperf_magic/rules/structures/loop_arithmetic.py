@@ -19,6 +19,7 @@ from .grid_stores import grid_store
 from .matmul_loops import matmul_store
 from .reductions import BUILTIN_REDUCERS, builtin_reductions, item_sum
 from .scatter_stores import scatter_store
+from .table_lookups import table_lookup
 from .tensor_stores import made_tensor, tensor_store
 from .window_stores import window_store
 
@@ -301,6 +302,15 @@ def fix_elementwise(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits 
         # [x for x in xs if x > 0] / nested fors / tuple targets: not one array expression
         return "the comprehension filters, nests or unpacks; only [f(x) for x in xs] is rewritten"
     vec = vector(cell, node.elt, comp.target.value, comp.iter, numpy)
+    parent = cell.parent(node)
+    call = cell.parent(parent) if isinstance(parent, cst.Arg) else parent
+    looked_up = table_lookup(cell, node, facts) if isinstance(node, cst.ListComp) else None
+    if vec is None and looked_up is not None and isinstance(call, cst.Call) and call.args and call.args[0] is parent \
+            and parent.keyword is None and (facts.names.qname(call.func) or "") in ("numpy.array", "numpy.asarray"):
+        # np.array([lut[p] for p in img]) -> np.array(lut[img]): one indexing pays at any size
+        edits.title, edits.measure_first = "Index the table with the whole array", None
+        edits.replace[node] = cst.parse_expression(looked_up)
+        return edits
     if vec is None:
         return "the expression is not element-wise arithmetic on the loop variable"
     parent = cell.parent(node)
