@@ -176,9 +176,12 @@ def gil_bound(st: RunStats, th: Thresholds, waited: float = 0.0) -> Verdict | No
     not what holds them back; on a busy machine their waits for a CPU would pass for turns at it."""
     if waited >= th.gil_waited_share:
         return None
-    if st.cores_used > th.gil_one_core and st.cores_used + (st.other_cores or 0.0) >= th.gil_full_machine * st.cores:
-        # more than one core at once, and the machine had none left: the threads got what the other
-        # processes left them (NumPy sorting in a pool on a shared machine), not turns at the GIL
+    full = st.cores_used + (st.other_cores or 0.0) >= th.gil_full_machine * st.cores
+    library = st.library_threads >= 2 and st.busy_cell_threads <= 1
+    if full and (st.cores_used > th.gil_one_core or library):
+        # the machine had no core left: threads that ran more than one core at once, or that ran no
+        # Python of the user's at all (a pool mapping np.sort, which lets the GIL go), got what the
+        # other processes left them; that is not turns at the GIL
         return None
     low, high = th.gil_cores
     if (st.machine_cpu_mean or 0.0) >= th.machine_saturated_percent:

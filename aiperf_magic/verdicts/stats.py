@@ -68,6 +68,7 @@ class RunStats:
     other_cores: float | None = None  # CPU of other processes over the cell / wall time
     busy_cell_threads: int = 0  # threads that shared the cell's work (see busy_cell_threads)
     thread_cores: float | None = None  # CPU of the cell's own threads alone (no worker processes) / wall time
+    library_threads: int = 0  # threads started in the cell that worked but never ran the user's Python
 
     @property
     def cores_wanted(self) -> float:
@@ -187,4 +188,6 @@ def summarise(report: Report, busy_util: float = 50.0) -> RunStats:
         busy_cell_threads=busy_cell_threads(report),
         thread_cores=(sum(t.cpu_s for t in report.thread_times if t.cell) / report.wall_s
                       if report.thread_times and report.wall_s > 0 else None),
+        library_threads=sum(1 for t in report.thread_times if t.started and not t.cell and not t.user_samples
+                            and t.cpu_s >= BUSY_THREAD_SHARE * report.wall_s),
     )

@@ -49,3 +49,19 @@ def test_threads_of_pure_python_at_one_core_of_a_full_machine_stay_gil_bound() -
     idle.other_cpu_s = 0.05 * idle.wall_s
     v = compute_verdict(idle, mem_total_bytes=RAM)
     assert v is not None and v.code == "AIP902"
+
+
+def test_pool_threads_that_ran_only_library_code_on_a_full_machine_are_not_gil_bound() -> None:
+    # executor.map(np.sort, chunks) at 1.0 core while other processes held the other: no Python of the
+    # user's ran in the workers, so "Python threads take turns holding the GIL" is not what the run shows
+    report = timeline(cpu_cores=1.0, cores=2, busy_threads=4)
+    report.other_cpu_s = 0.9 * report.wall_s
+    report.thread_times = [ThreadTime(f"ThreadPoolExecutor-0_{i}", cpu_s=0.24 * report.wall_s, started=True)
+                           for i in range(4)] + [ThreadTime("MainThread", cpu_s=0.04 * report.wall_s, cell=True,
+                                                            user_samples=40)]
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is None or v.code != "AIP902"
+    for t in report.thread_times[:4]:  # the same threads running the user's function: turns at the GIL
+        t.cell, t.user_samples = True, 12
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP902"
