@@ -120,3 +120,15 @@ def test_np_vectorize_of_a_string_function_or_on_a_few_elements_stays_silent() -
 def test_a_plain_numpy_ufunc_call_is_not_vectorize() -> None:
     source = "to_label = np.frombuffer\nlabels = np.where(probs >= 0.5, 1, 0)\n"
     assert run_on(source, _vector_spots(), {"np": np, "probs": np.zeros(3_000_000)}) == []
+
+
+def test_walking_the_tensor_is_the_loops_own_work_when_it_takes_half_the_samples() -> None:
+    # torch's Tensor.__iter__ (unbinding into 0-d tensors) on the loop line: the loop's per-element cost
+    labels = torch.randint(0, 10, (100_000,))
+    ns = {"classes": tuple("abcdefghij"), "labels": labels, "predictions": labels.clone()}
+    spots = _count_spots(100_000)
+    spots[0].share = spots[0].seconds = 0.33
+    spots[1].share = spots[1].seconds = 0.50
+    spots[1].callees = {"Tensor.__iter__": 20}
+    (found,) = run_on(COUNTS, spots, ns)
+    assert (found.code, found.line) == ("AIP201", 3)

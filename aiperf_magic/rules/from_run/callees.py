@@ -32,8 +32,10 @@ PER_ROW_CALLEES = ("_LocationIndexer.", "_iLocIndexer.", "_LocIndexer.", "_AtInd
                    "Series._get_value", "DataFrame._get_value", "NDFrame.__getattr__")
 APPLY_CALLEES = ("DataFrame.apply", "Series.apply", "Series.map", "DataFrame.map", "DataFrame.applymap", "frame_apply",
                  "FrameApply.", "SeriesApply.", "Series.__getitem__")
-# Python's own scalar helpers: one number per call, the work a vectorised draw does for all at once
-SCALAR_CALLEES = ("Random.",)
+# Python's own scalar helpers: one number per call, the work a vectorised draw does for all at once;
+# and a tensor walked item by item (``for label in labels``: torch's ``__iter__`` unbinds it into 0-d
+# tensors), which is the loop's own per-element work, not a model's
+SCALAR_CALLEES = ("Random.", "Tensor.__iter__")
 NETWORK_CALLEES = ("urlopen", "get", "post", "put", "request", "Session.", "HTTPConnection.", "HTTPResponse.",
                    "recv", "recv_into", "readinto", "SSLSocket.", "create_connection", "getaddrinfo")
 
@@ -68,7 +70,7 @@ def _kind(label: str, types: str) -> str:
     if _starts(label, WAIT_CALLEES):
         return "wait"
     if _starts(label, SCALAR_CALLEES):
-        return "python"  # random.randint per step: Python computing one number
+        return "python"  # random.randint per step, a tensor's items one by one: Python computing one number
     if "." not in label and "numpy" in types:
         return "numpy"  # NumPy's functions are plain names (sum, _mean): a call on the line's arrays
     if "torch" in types:
