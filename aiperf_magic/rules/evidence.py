@@ -110,6 +110,11 @@ def loop_iterations(node: cst.CSTNode, namespace: Mapping[str, Any] | None) -> i
         it = it.func.value
     if isinstance(it, cst.Name) and it.value in namespace:
         return _length(namespace[it.value])
+    if (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in ("flatten", "ravel")
+            and not it.args and isinstance(it.func.value, cst.Name)):
+        flat = namespace.get(it.func.value.value)
+        kind_, size = measure(flat)
+        return size if kind_ == "elements" else None  # img.flatten(): every element of the array
     column = _column_of(it)
     if column is not None and column in namespace and kind_of(namespace[column]) == "frame":
         return _length(namespace[column])  # df["col"]: a column has the frame's rows

@@ -132,3 +132,16 @@ def test_walking_the_tensor_is_the_loops_own_work_when_it_takes_half_the_samples
     spots[1].callees = {"Tensor.__iter__": 20}
     (found,) = run_on(COUNTS, spots, ns)
     assert (found.code, found.line) == ("AIP201", 3)
+
+
+HIST = "hist = [0] * 256\nfor pixel in img.flatten():\n    hist[pixel] += 1\n"
+
+
+def test_a_loop_over_a_flattened_array_is_sized_by_its_elements() -> None:
+    # under half the cell and not sized by the sampler: the live array's elements say it ran 1,000,000 times
+    ns = {"img": np.zeros((1_000, 1_000), dtype=np.uint8), "hist": [0] * 256}
+    spots = [hot(3, 0.47, types={"hist": "list"}, locals={"hist": "list of 256 int"}, loop_line=2)]
+    (found,) = run_on(HIST, spots, ns)
+    assert (found.code, found.line) == ("AIP201", 2) and found.evidence["iterations"] == 1_000_000
+    small = {"img": np.zeros((20, 20), dtype=np.uint8), "hist": [0] * 256}  # 400 pixels, run once
+    assert run_on(HIST, spots, small) == []

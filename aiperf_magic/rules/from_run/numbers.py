@@ -25,7 +25,7 @@ from ..facts import Loop, Scope, unwrap_iterable
 from .callers import argument_text, inlined_seconds, loops_above
 from .logic import numbers_only
 from .run import MISSING, Explained, Run
-from .shapes import work_shares
+from .shapes import iterations, work_shares
 from .sites import MIN_SHARE, Site, counts
 
 NUMERIC_TYPES = ("numpy.ndarray", "torch.Tensor")
@@ -59,7 +59,7 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
         _walks_numbers(site, run, loop) and _number_work(site, loop, targets)))
     if element is None and not arithmetic:
         return None
-    n = site.loop_count
+    n = iterations(site, run)
     # a loop in a function: the run's callers say whether loops called it, and how many times
     stacked, calls = loops_above(run, _function_name(loop)) if site.code is not run.cell else (False, None)
     if stacked and loop.parent is None and n is not None and calls is not None and n * calls < MIN_ITERATIONS:
