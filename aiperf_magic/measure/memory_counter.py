@@ -91,6 +91,7 @@ class CounterLines:
         self.high = float(high) if high is not None else None
         self.allocated: dict[int, float] = {}
         self.outside = 0.0  # rises seen while no cell line ran (IPython's own work, before the first line)
+        self.last_rise = self.last_fall = 0.0  # how far the counter rose to its top at the last reading, and fell
         self._stack: list[list[float | int | None]] = []  # [line or None, bytes], oldest first
         self._held: dict[int, float] = {}
 
@@ -103,6 +104,7 @@ class CounterLines:
                 top = max(top, high)  # a new high-water mark: reached between the two readings
             self.high = high if self.high is None else max(self.high, high)
         rise, fall = top - self.value, top - value
+        self.last_rise, self.last_fall = rise, fall
         if rise > 0:
             shares = _shares(before, after) if not (self.at_request and _normal(after)) else _shares(after, after)
             if not shares:

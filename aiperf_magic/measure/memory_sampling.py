@@ -270,21 +270,24 @@ class LineMemory:
     free block) and whose reading cost more than ``COST_SHARE`` of the sampling period is read every
     2nd, 3rd... tick instead
     (at most every ``MAX_STRIDE``-th), so that it costs about that share; the lines of the ticks it
-    skipped are kept and its next rise is shared among them by how much resident memory rose at each
-    (by their time where it did not), and ``flush`` (the cell's end) reads any counter a skipped tick
+    skipped are kept and its next rise is shared among them by how much resident memory (the
+    ``guide``) rose at each, what resident memory did not show going to the last (``_since``; by their
+    time where it rose at none), and ``flush`` (the cell's end) reads any counter a skipped tick
     left behind. Its cost is measured in CPU time at every
     reading, so a heap that becomes tidy is read at every tick again.
     """
 
-    def __init__(self, readers: dict[str, Reader], interval_s: float = 0.02) -> None:
-        # those that keep the GIL first (read at the moment the lines were), then the others
-        self.readers = dict(sorted(readers.items(), key=lambda item: getattr(item[1], "releases_gil", False)))
+    def __init__(self, readers: dict[str, Reader], interval_s: float = 0.02, guide: str = "host") -> None:
+        self.guide = guide  # the counter whose rise at each tick shares a skipping counter's rise
+        self.readers = self._ordered(readers)
         self.counters: dict[str, CounterLines] = {}
         self.notes: list[str] = []
         self.samples = 0  # readings that found a cell line running
         self.interval_s = interval_s  # the sampler's period (it sets it)
         self._before: dict[str, Lines] = {}  # each counter's lines at its last reading
-        self._pending: dict[str, list[tuple[int, float]]] = {}  # lines of the ticks a counter skipped
+        # the ticks a counter skipped: the lines of each, and how far the guide rose and fell at it
+        self._pending: dict[str, list[tuple[Lines, float, float]]] = {}
+        self._guide = (0.0, 0.0)  # how far the guide rose and fell at this tick
         self._skip: dict[str, int] = {}  # ticks each counter skips before its next reading
         self.strides: dict[str, int] = {}  # every how many ticks each counter was last read
 
@@ -296,8 +299,7 @@ class LineMemory:
 
     def add(self, name: str, reader: Reader) -> None:
         """A reader joining after ``start`` (the engine that was to count could not start): read now."""
-        self.readers[name] = reader
-        self.readers = dict(sorted(self.readers.items(), key=lambda item: getattr(item[1], "releases_gil", False)))
+        self.readers = self._ordered({**self.readers, name: reader})
         reading = self._read(name)
         if reading is not None:
             self.counters[name] = CounterLines(*reading, at_request=reader.at_request)
@@ -307,10 +309,11 @@ class LineMemory:
         lines = tuple(lines)
         if lines:
             self.samples += 1
+        self._guide = (0.0, 0.0)
         for name in list(self.readers):
             if self._skip.get(name, 0) > 0:
                 self._skip[name] -= 1
-                self._pending.setdefault(name, []).extend(lines)
+                self._pending.setdefault(name, []).append((lines, *self._guide))
                 continue
             self._feed(name, lines)
 
@@ -322,17 +325,27 @@ class LineMemory:
 
     def _feed(self, name: str, lines: Lines) -> None:
         pending = self._pending.pop(name, None)
-        since = tuple(pending) + tuple(lines) if pending else lines  # every line since its last reading
         reading = self._read(name)
         if reading is None:
             return
         counter = self.counters.get(name)
+        since = lines
+        if pending:  # every line since its last reading
+            rise = reading[0] - counter.value if counter is not None else 0.0
+            since = _since(pending + [(lines, *self._guide)], rise)
         if counter is None:  # first readable now (CUDA initialised by the cell)
             start = 0 if self.readers[name].starts_at_zero else reading[0]
             counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1],
                                                          at_request=self.readers[name].at_request)
         counter.update(reading[0], reading[1], self._before.get(name, ()), since)
         self._before[name] = lines if lines else since
+        if name == self.guide:
+            self._guide = (counter.last_rise, counter.last_fall)
+
+    def _ordered(self, readers: dict[str, Reader]) -> dict[str, Reader]:
+        """Those that keep the GIL first (read at the moment the lines were), the guide first of them."""
+        return dict(sorted(readers.items(),
+                           key=lambda item: (getattr(item[1], "releases_gil", False), item[0] != self.guide)))
 
     def stop(self) -> None:
         for reader in self.readers.values():
@@ -357,3 +370,21 @@ class LineMemory:
         self.strides[name] = stride
         self._skip[name] = stride - 1
         return reading
+
+
+def _since(ticks: list[tuple[Lines, float, float]], rise: float) -> Lines:
+    """The lines of the ticks since a counter's last reading, weighted for sharing the counter's
+    ``rise``: each tick by how far the guide (resident memory) rose at it, and what the guide's rises
+    leave unexplained by the last tick (memory asked for and not yet touched: an allocator's counter
+    moves at the request, resident memory as the pages are filled); by the lines' time where the guide
+    did not rise (memory the process held already, handed out again)."""
+    weights = [max(0.0, guide) for _, guide, _ in ticks]
+    if sum(weights) <= 0:
+        return tuple(item for lines, _, _ in ticks for item in lines)
+    weights[-1] += max(0.0, rise - sum(weights))
+    out: list[tuple[int, float]] = []
+    for (lines, _, _), weight in zip(ticks, weights, strict=True):
+        total = sum(w for _, w in lines if w > 0)
+        if weight > 0 and total > 0:
+            out.extend((line, weight * w / total) for line, w in lines if w > 0)
+    return tuple(out) if out else tuple(item for lines, _, _ in ticks for item in lines)

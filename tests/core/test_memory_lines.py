@@ -192,6 +192,32 @@ def test_a_costly_allocator_reading_is_taken_every_few_ticks_and_its_rise_shared
     assert memory.counters["malloc"].allocated == pytest.approx({1: 8 * MB, 4: 8 * MB})
 
 
+def test_a_skipping_counters_rise_follows_resident_memory_and_what_it_leaves_goes_to_the_last_tick() -> None:
+    # The cell re-binds a 48 MB array (line 2: the new one's pages touched, the old one freed), then asks
+    # for 192 MB (line 4) whose pages are still being filled at the allocator's next reading: the
+    # allocator rose 192 MB over the window, resident memory 48 MB at line 2 and 8 MB at line 4 so far.
+    class Skipping(Script):
+        may_skip = True
+
+    host = Script([(100 * MB, None), (124 * MB, None), (148 * MB, None), (108 * MB, None)])
+    malloc = Skipping([(50 * MB, None), (242 * MB, None)], at_request=True)
+    memory = LineMemory({"malloc": malloc, "host": host})
+    memory.start()
+    memory._skip["malloc"] = 2  # as if its last reading had been costly: read again at the 3rd tick
+    for line in (2, 2, 4):
+        memory.sample([(line, 0.005)])
+    counter = memory.counters["malloc"]
+    assert counter.allocated == pytest.approx({2: 48 * MB, 4: 144 * MB})
+    assert counter.peak_line == 4
+    # shared by time, line 2 would have had two thirds of it, and the peak
+    memory = LineMemory({"malloc": Skipping([(50 * MB, None), (242 * MB, None)], at_request=True)})
+    memory.start()
+    memory._skip["malloc"] = 2
+    for line in (2, 2, 4):
+        memory.sample([(line, 0.005)])
+    assert memory.counters["malloc"].allocated == pytest.approx({2: 128 * MB, 4: 64 * MB})
+
+
 def test_the_sampler_reads_a_skipping_counter_at_the_cells_end() -> None:
     from aiperf_magic.measure.sampler import Sampler
 
