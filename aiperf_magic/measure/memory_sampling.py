@@ -332,7 +332,7 @@ class LineMemory:
         since = lines
         if pending:  # every line since its last reading
             rise = reading[0] - counter.value if counter is not None else 0.0
-            since = _since(pending + [(lines, *self._guide)], rise)
+            since = _since([*pending, (lines, *self._guide)], rise)
         if counter is None:  # first readable now (CUDA initialised by the cell)
             start = 0 if self.readers[name].starts_at_zero else reading[0]
             counter = self.counters[name] = CounterLines(start, 0 if start == 0 else reading[1],
