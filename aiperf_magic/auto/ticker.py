@@ -79,7 +79,8 @@ class TickedSampler(Sampler):
     """A :class:`Sampler` whose ticks come from the session's :class:`Ticker`."""
 
     def __init__(self, ticker: Ticker, probes: list[Any], **kwargs: Any) -> None:
-        super().__init__(probes, interval_s=ticker.interval_s, clock=ticker.clock, **kwargs)
+        # no dense start: the session's ticker ticks every interval, whatever the sampler asks
+        super().__init__(probes, interval_s=ticker.interval_s, clock=ticker.clock, **{"dense_s": 0.0, **kwargs})
         self._ticker = ticker
 
     def start(self, *, thread: bool = True) -> None:

@@ -93,15 +93,19 @@ class LineSampler:
         self.notes: list[str] = []
         self._resolved = False
         self._turn = 0  # where the next tick starts reading, when there are too many threads
+        self._at_start: set[int] = set()  # the threads alive when the cell started
+        # no other thread ran user code at the start and none was started since (see .gil_switch)
+        self.one_thread = True
 
     # -- lifecycle ---------------------------------------------------------------------------------
     def start(self) -> None:
         """Note which threads already run user code (not the cell's) and prime their CPU clocks."""
+        me = threading.get_ident()
+        frames = self._others(me)
+        self._at_start = set(frames) | {me, self._thread_id}
         if not self.all_threads:
             return
-        me = threading.get_ident()
         running_user_code = set()
-        frames = self._others(me)
         for ident, frame in frames.items():
             if ident in (me, self._thread_id):
                 continue
@@ -109,6 +113,7 @@ class LineSampler:
             if stack and attribute(stack, cell_file=None, line_offset=0).lines:
                 running_user_code.add(ident)
         self.shares.start(set(frames), running_user_code)
+        self.one_thread = not running_user_code
 
     # -- one tick ----------------------------------------------------------------------------------
     def sample(self, dt: float, interval: float | None = None) -> None:
@@ -152,6 +157,8 @@ class LineSampler:
         me = threading.get_ident()
         found = []
         frames = self._others(me)
+        if self.one_thread and not frames.keys() <= self._at_start:
+            self.one_thread = False  # the cell started a thread
         if self.filename is None and self._thread_id in frames:
             # learnt from the cell's own thread first: other threads may already run its functions
             self.filename = find_cell_file(frames[self._thread_id], self._root_code)

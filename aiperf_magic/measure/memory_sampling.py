@@ -304,15 +304,19 @@ class LineMemory:
         if reading is not None:
             self.counters[name] = CounterLines(*reading, at_request=reader.at_request)
 
-    def sample(self, lines: Lines) -> None:
-        """One tick: ``lines`` are the cell lines the sampler found running, with their shares."""
+    def sample(self, lines: Lines, *, light: bool = False) -> None:
+        """One tick: ``lines`` are the cell lines the sampler found running, with their shares.
+        ``light``: a tick between the sampler's regular ones (its dense start); the counters whose
+        cost grows with the heap keep its lines for their next reading instead of being read."""
         lines = tuple(lines)
         if lines:
             self.samples += 1
         self._guide = (0.0, 0.0)
         for name in list(self.readers):
-            if self._skip.get(name, 0) > 0:
-                self._skip[name] -= 1
+            costly = light and getattr(self.readers[name], "may_skip", False)
+            if costly or self._skip.get(name, 0) > 0:
+                if not costly:
+                    self._skip[name] -= 1
                 self._pending.setdefault(name, []).append((lines, *self._guide))
                 continue
             self._feed(name, lines)

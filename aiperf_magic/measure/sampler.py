@@ -3,6 +3,14 @@
 The thread is the kernel's shared one when a ``SamplerThread`` is given (``%%aiperf`` cells: started
 once, parked between cells, :mod:`.sampler_thread`), else one of the sampler's own.
 
+A cell's first ``DENSE_FOR_S`` (0.2 s) is sampled every ``DENSE_S`` (5 ms) where the interval is
+longer: a cell of 0.1 s would otherwise get five samples, too few for a verdict. Those extra ticks
+read the lines and the cheap memory counters only (the allocator's, whose reading walks the heap,
+keeps their lines for its next reading: :mod:`.memory_sampling`); the timeline's probes are read on
+the interval's own grid, so its rows stay one interval apart. While the lines are sampled, the interpreter's switch
+interval is shortened (:mod:`.gil_switch`), so that a tick due while Python code holds the GIL is
+not taken at the next line that hands it back.
+
 Memory stays bounded however long the cell runs: when ``capacity`` rows are kept, every other row is
 dropped and from then on only every 2nd (4th, 8th...) tick is kept. Hotspot counts are aggregated per
 line on every tick, so they lose nothing to downsampling. Time is injected (``clock``) so tests can
@@ -11,12 +19,14 @@ drive ``tick()`` by hand without a thread.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
 from ..report import GpuSeries, Samples
+from .gil_switch import SwitchInterval
 from .hotspots import LineSampler
 from .memory_sampling import LineMemory
 from .probes.base import THREAD_PREFIX, Probe
@@ -26,6 +36,14 @@ from .sampler_thread import SamplerThread, shared
 # more than the period; above ten seconds a cell gets too few readings to say anything.
 MIN_INTERVAL_S = 0.0005
 MAX_INTERVAL_S = 10.0
+# The cell's start, sampled densely (see the module's docstring): cells of 0.1 to 0.2 s got 3 to 9
+# samples at 20 ms; at 5 ms for their first 0.2 s they get 16 to 40.
+DENSE_S = 0.005
+DENSE_FOR_S = 0.2
+# Each dense period is drawn between half and one and a half DENSE_S, so that a loop whose passes
+# take about as long is not seen at the same point of each pass; drawn from a generator of aiperf's
+# own (the user's random sequence must not move).
+_JITTER = random.Random()
 
 _SCALAR_COLUMNS = (
     "cpu_percent", "cpu_per_core", "rss_bytes", "mem_available_bytes", "swap_used_bytes",
@@ -41,7 +59,8 @@ class Sampler:
     def __init__(self, probes: list[Probe], *, interval_s: float = 0.02,
                  clock: Callable[[], float] = time.perf_counter, capacity: int = 3000,
                  lines: LineSampler | None = None, memory: LineMemory | None = None,
-                 ticker: SamplerThread | None = None) -> None:
+                 ticker: SamplerThread | None = None, dense_s: float | None = None,
+                 dense_for_s: float | None = None, switch: SwitchInterval | None = None) -> None:
         # a period the thread cannot wait for (infinity, NaN, beyond TIMEOUT_MAX) would end in an
         # OverflowError inside the thread, after the cell started: refuse it here
         if not 0 < interval_s <= threading.TIMEOUT_MAX:
@@ -54,6 +73,11 @@ class Sampler:
         self.memory = memory  # memory per line: its counters read after each tick's lines
         if memory is not None:
             memory.interval_s = interval_s
+        # the start's denser period (None: DENSE_S; 0: none), where it is shorter than the interval
+        dense = DENSE_S if dense_s is None else dense_s
+        self.dense_s = dense if 0 < dense < interval_s else None
+        self.dense_for_s = DENSE_FOR_S if dense_for_s is None else dense_for_s
+        self.switch = switch if switch is not None else SwitchInterval()
         self.notes: list[str] = []
         self.own_cpu_s = 0.0  # CPU the sampler's thread used: aiperf's, not the cell's
         self._rows: list[dict[str, Any]] = []
@@ -61,6 +85,7 @@ class Sampler:
         self._ticks = 0
         self._t0 = 0.0
         self._last_tick = 0.0
+        self._last_row = 0.0  # when the probes were last read into a row
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.shared_thread = ticker  # the kernel's thread to tick from, when it is free
@@ -83,7 +108,9 @@ class Sampler:
                 self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
         if self.memory is not None:
             self._guard_memory(self.memory.start)
-        self._t0 = self._last_tick = self.clock()
+        if self.lines is not None and self.lines.one_thread:
+            self.switch.lower()
+        self._t0 = self._last_tick = self._last_row = self.clock()
         if thread and self.shared_thread is not None and self.shared_thread.serve(self):
             self._serving_ticker = self.shared_thread
         elif thread:
@@ -92,6 +119,7 @@ class Sampler:
 
     def stop(self) -> Samples:
         """Stop the thread, take one last reading and return the columns."""
+        self.switch.restore()
         self._stop.set()
         if self._serving_ticker is not None:
             self._serving_ticker.release(self)
@@ -99,8 +127,8 @@ class Sampler:
         if self._thread is not None:
             self._thread.join()
             self._thread = None
-        if self._ticks == 0 or self.clock() - self._last_tick > self.interval_s / 2:
-            self.tick()  # a short cell still gets one reading of its end state
+        if self._ticks == 0 or self.clock() - self._last_row > self.interval_s / 2:
+            self.tick(row=True)  # a short cell still gets one reading of its end state
         memory = self.memory
         if memory is not None:
             self._guard_memory(memory.flush)  # a counter that skipped the last ticks reads the end
@@ -121,36 +149,54 @@ class Sampler:
         return self._thread is not None and self._thread.is_alive()
 
     @property
+    def period(self) -> float:
+        """Seconds to the next tick: the dense period during the cell's start, else the interval."""
+        if self.dense_s is not None and self.clock() - self._t0 < self.dense_for_s:
+            return self.dense_s * (0.5 + _JITTER.random())
+        return self.interval_s
+
+    @property
     def stop_requested(self) -> bool:
         return self._stop.is_set()
 
     def _loop(self) -> None:
         cpu0 = time.thread_time()
         try:
-            deadline = self.clock() + self.interval_s
+            deadline = self.clock() + self.period
             while not self._stop.wait(max(0.0, deadline - self.clock())):
                 self.tick()
-                deadline += self.interval_s
+                deadline += self.period
                 now = self.clock()
                 if deadline < now:  # we fell behind (GIL held by C code): skip, don't burst
-                    deadline = now + self.interval_s
+                    deadline = now + self.period
         finally:
             self.own_cpu_s = time.thread_time() - cpu0
 
     # -- one reading -------------------------------------------------------------------------------
-    def tick(self) -> None:
+    def tick(self, *, row: bool = False) -> None:
+        """Read the lines and memory counters; and the probes into a row of the timeline when an
+        interval has passed since the last row (or ``row``)."""
         now = self.clock()
         dt, self._last_tick = now - self._last_tick, now
-        if self.lines is not None:
+        period = self.dense_s if self.dense_s is not None and now - self._t0 < self.dense_for_s else self.interval_s
+        lines = self.lines
+        if lines is not None:
             try:
-                self.lines.sample(dt, self.interval_s)
+                lines.sample(dt, period)
             except Exception as exc:
-                self.lines = None
+                self.lines = lines = None
                 self.notes.append(f"hotspots off: {type(exc).__name__}: {exc}")
+            if lines is not None and not lines.one_thread:
+                self.switch.restore()  # the cell started a thread: see .gil_switch
+        # a tick of the cell's dense start between two rows: the lines and the cheap memory counters only
+        between = not row and self.dense_s is not None and now - self._last_row < self.interval_s - self.dense_s / 2
         memory = self.memory
         if memory is not None:
-            lines = self.lines.tick_lines if self.lines is not None else ()
-            self._guard_memory(lambda: memory.sample(lines))
+            ticked = lines.tick_lines if lines is not None else ()
+            self._guard_memory(lambda: memory.sample(ticked, light=between))
+        if between:
+            return
+        self._last_row = now
         keep = self._ticks % self._stride == 0
         self._ticks += 1
         if not keep:

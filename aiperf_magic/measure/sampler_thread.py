@@ -39,14 +39,14 @@ class SamplerThread:
 
     # -- the cell's side ---------------------------------------------------------------------------
     def serve(self, sampler: Sampler) -> bool:
-        """Tick ``sampler`` every ``sampler.interval_s`` from now on; False when busy with another."""
+        """Tick ``sampler`` every ``sampler.period`` from now on; False when busy with another."""
         self._after_fork()
         with self._cond:
             if self._current is not None and self._current is not sampler:
                 return False
             self._closed = False
             self._current = sampler
-            self._due = sampler.clock() + sampler.interval_s
+            self._due = sampler.clock() + sampler.period
             if self._thread is None or not self._thread.is_alive():
                 self._thread = threading.Thread(target=self._loop, name=NAME, daemon=True)
                 self._thread.start()
@@ -102,7 +102,7 @@ class SamplerThread:
                 finally:
                     sampler.own_cpu_s += time.thread_time() - cpu0
                 # fell behind (C code held the GIL)? skip the missed ticks rather than burst
-                self._due = max(self._due + sampler.interval_s, sampler.clock())
+                self._due = max(self._due + sampler.period, sampler.clock())
 
     def _after_fork(self) -> None:
         if self._pid != os.getpid():  # a forked child: the parent's thread and lock state are not ours

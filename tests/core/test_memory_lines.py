@@ -218,6 +218,20 @@ def test_a_skipping_counters_rise_follows_resident_memory_and_what_it_leaves_goe
     assert memory.counters["malloc"].allocated == pytest.approx({2: 128 * MB, 4: 64 * MB})
 
 
+def test_a_light_tick_reads_resident_memory_and_keeps_its_lines_for_the_allocators_next_reading() -> None:
+    class Walking(Script):
+        may_skip = True
+
+    host = Script([(100 * MB, None), (140 * MB, None), (140 * MB, None)])
+    malloc = Walking([(50 * MB, None), (90 * MB, None)], at_request=True)
+    memory = LineMemory({"malloc": malloc, "host": host})
+    memory.start()
+    memory.sample([(3, 0.005)], light=True)  # the dense start's tick: the heap is not walked
+    assert malloc.readings == [(90 * MB, None)] and memory.counters["host"].allocated == {3: 40 * MB}
+    memory.sample([(5, 0.005)])  # a regular tick: walked, its rise given to line 3 where resident memory rose
+    assert malloc.readings == [] and memory.counters["malloc"].allocated == pytest.approx({3: 40 * MB})
+
+
 def test_the_sampler_reads_a_skipping_counter_at_the_cells_end() -> None:
     from aiperf_magic.measure.sampler import Sampler
 
@@ -717,8 +731,8 @@ def test_memrays_tracker_runs_inside_the_samplers_start_and_stop_and_tracemalloc
         run = CellRun("x = 1\n", options=RunOptions(gpu=False, memory=True), stages=[],
                       memory=MemoryRun(precise=True, engine=engine, gpu=False))
         start, stop = run.sampler.start, run.sampler.stop
-        run.sampler.start = lambda: (order.append("sampler start"), start())[1]  # type: ignore[method-assign]
-        run.sampler.stop = lambda: (order.append("sampler stop"), stop())[1]  # type: ignore[method-assign]
+        run.sampler.start = lambda start=start: (order.append("sampler start"), start())[1]  # type: ignore[method-assign,misc]
+        run.sampler.stop = lambda stop=stop: (order.append("sampler stop"), stop())[1]  # type: ignore[method-assign,misc]
         run.start()
         run.finish()
         assert order == expected, type(engine).__name__
