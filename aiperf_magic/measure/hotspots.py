@@ -94,6 +94,8 @@ class LineSampler:
         self._resolved = False
         self._turn = 0  # where the next tick starts reading, when there are too many threads
         self._at_start: set[int] = set()  # the threads alive when the cell started
+        self._files_before: set[str] = set()  # the shell's cell files when the cell started
+        self._mark: tuple[int, int] | None = None  # the cell thread's frame and instruction at the last sample
         # no other thread ran user code at the start and none was started since (see .gil_switch)
         self.one_thread = True
 
@@ -103,6 +105,7 @@ class LineSampler:
         me = threading.get_ident()
         frames = self._others(me)
         self._at_start = set(frames) | {me, self._thread_id}
+        self._files_before = set(self._cell_files)  # the cell's own file is compiled after this
         if not self.all_threads:
             return
         running_user_code = set()
@@ -153,6 +156,19 @@ class LineSampler:
             counted += w
         self.outside_s += max(0.0, dt - counted)
 
+    def moved(self) -> list[tuple[int, float]] | None:
+        """The cell's line now, when the cell's thread, its user code alone, has gone on since this
+        tick's sample (the sampler was made to hand the GIL over between its reads, which the short
+        switch interval of :mod:`.gil_switch` allows); None when it has not, or with other threads."""
+        if not self.one_thread or self._mark is None:
+            return None
+        frame = self._others(threading.get_ident()).get(self._thread_id)
+        if frame is None or (id(frame), getattr(frame, "f_lasti", -1)) == self._mark:
+            return None
+        stack = user_stack(frame, self._root_code, self.filename)
+        cell = attribute(stack, cell_file=self.filename, line_offset=self._line_offset).cell if stack else None
+        return [(cell.key, 1.0)] if cell is not None and isinstance(cell.key, int) else []
+
     def _attributions(self) -> list[tuple[int, Attribution]]:
         me = threading.get_ident()
         found = []
@@ -162,19 +178,37 @@ class LineSampler:
         if self.filename is None and self._thread_id in frames:
             # learnt from the cell's own thread first: other threads may already run its functions
             self.filename = find_cell_file(frames[self._thread_id], self._root_code)
+        self._mark = None
         for ident, frame in self._some(frames):
             if ident == me:
                 continue
             main = ident == self._thread_id
+            if main:
+                self._mark = (id(frame), getattr(frame, "f_lasti", -1))
             if not main and not self.all_threads:
                 continue
-            stack = user_stack(frame, self._root_code if main else None)
+            stack = user_stack(frame, self._root_code, self.filename) if main else user_stack(frame, None)
+            if main and stack is None and self.filename is None:
+                self.filename = self._awaited_file(frame)  # the cell awaits: its coroutines run from the loop
+                stack = user_stack(frame, self._root_code, self.filename) if self.filename else None
             if not stack:
                 continue
             a = attribute(stack, cell_file=self.filename, line_offset=self._line_offset)
             if a.lines:
                 found.append((ident, a))
         return found
+
+    def _awaited_file(self, frame: FrameType) -> str | None:
+        """The measured cell's file, found on a stack of the cell's thread outside ``run_code``: a
+        file the shell compiled since the cell started (a coroutine of a cell suspended at a top-level
+        ``await``, run by the event loop), when no sample saw the cell's own module frame first."""
+        f: FrameType | None = frame
+        while f is not None:
+            name = f.f_code.co_filename
+            if name in self._cell_files and name not in self._files_before:
+                return name
+            f = f.f_back
+        return None
 
     def _others(self, me: int) -> dict[int, FrameType]:
         """Every thread's current frame but this one's. This thread's own frame is the caller's, which

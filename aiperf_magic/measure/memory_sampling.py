@@ -34,6 +34,7 @@ import os
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from .memory_counter import CounterLines, Lines
@@ -304,34 +305,47 @@ class LineMemory:
         if reading is not None:
             self.counters[name] = CounterLines(*reading, at_request=reader.at_request)
 
-    def sample(self, lines: Lines, *, light: bool = False) -> None:
+    def sample(self, lines: Lines, *, light: bool = False, moved: Callable[[], Lines | None] | None = None) -> None:
         """One tick: ``lines`` are the cell lines the sampler found running, with their shares.
         ``light``: a tick between the sampler's regular ones (its dense start); the counters whose
-        cost grows with the heap keep its lines for their next reading instead of being read."""
+        cost grows with the heap keep its lines for their next reading instead of being read.
+        ``moved``: asked once the counters are read, the cell's lines now if its thread went on
+        meanwhile (the sampler was made to hand the GIL over between its reads); the counters' rises
+        are then its."""
         lines = tuple(lines)
         if lines:
             self.samples += 1
         self._guide = (0.0, 0.0)
+        read: list[tuple[str, Reading]] = []
+        skipped: list[str] = []
         for name in list(self.readers):
             costly = light and getattr(self.readers[name], "may_skip", False)
             if costly or self._skip.get(name, 0) > 0:
                 if not costly:
                     self._skip[name] -= 1
-                self._pending.setdefault(name, []).append((lines, *self._guide))
+                skipped.append(name)
                 continue
-            self._feed(name, lines)
+            reading = self._read(name)
+            if reading is not None:
+                read.append((name, reading))
+        now = moved() if moved is not None else None
+        if now is not None:
+            lines = tuple(now)
+        for name, reading in read:
+            self._feed(name, lines, reading)
+        for name in skipped:  # its lines kept, with how far the guide rose at them
+            self._pending.setdefault(name, []).append((lines, *self._guide))
 
     def flush(self) -> None:
         """Read each counter that skipped the last ticks (the cell ended): its end is counted too."""
         for name in list(self.readers):
             if name in self._pending:
-                self._feed(name, ())
+                reading = self._read(name)
+                if reading is not None:
+                    self._feed(name, (), reading)
 
-    def _feed(self, name: str, lines: Lines) -> None:
+    def _feed(self, name: str, lines: Lines, reading: Reading) -> None:
         pending = self._pending.pop(name, None)
-        reading = self._read(name)
-        if reading is None:
-            return
         counter = self.counters.get(name)
         since = lines
         if pending:  # every line since its last reading

@@ -193,7 +193,8 @@ class Sampler:
         memory = self.memory
         if memory is not None:
             ticked = lines.tick_lines if lines is not None else ()
-            self._guard_memory(lambda: memory.sample(ticked, light=between))
+            moved = lines.moved if lines is not None else None
+            self._guard_memory(lambda: memory.sample(ticked, light=between, moved=moved))
         if between:
             return
         self._last_row = now

@@ -41,9 +41,12 @@ def label(code: CodeType) -> str:
     return getattr(code, "co_qualname", code.co_name)
 
 
-def user_stack(frame: FrameType, root: CodeType | None) -> list[FrameType] | None:
+def user_stack(frame: FrameType, root: CodeType | None, cell_file: str | None = None) -> list[FrameType] | None:
     """The frames worth reading, innermost first: on the cell's thread (``root`` given) those inside
-    ``run_code``; None when that thread is not running a cell at all."""
+    ``run_code``; None when that thread is not running a cell at all. A cell that awaits at its top
+    level (``await asyncio.gather(*[fetch(u) for u in urls])``) is suspended inside ``run_code``
+    while the event loop runs the coroutines it made, each from the loop's own frames: there, the
+    frames up to the outermost of the measured cell's own code (``cell_file``) are the cell's."""
     stack: list[FrameType] = []
     f: FrameType | None = frame
     while f is not None:
@@ -51,7 +54,13 @@ def user_stack(frame: FrameType, root: CodeType | None) -> list[FrameType] | Non
             return stack
         stack.append(f)
         f = f.f_back
-    return None if root is not None else stack
+    if root is None:
+        return stack
+    if cell_file is not None:
+        outermost = max((i for i, g in enumerate(stack) if g.f_code.co_filename == cell_file), default=None)
+        if outermost is not None:
+            return stack[: outermost + 1]
+    return None
 
 
 def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int) -> Attribution:

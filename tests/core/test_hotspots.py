@@ -214,9 +214,9 @@ def test_with_hundreds_of_threads_each_tick_reads_a_bounded_turn_of_them(monkeyp
     read: list[int] = []
     original = hotspots.user_stack
 
-    def counting(frame, root):
+    def counting(frame, root, *cell_file):
         read.append(id(frame))
-        return original(frame, root)
+        return original(frame, root, *cell_file)
 
     monkeypatch.setattr(hotspots, "user_stack", counting)
     seen: set[int] = set()

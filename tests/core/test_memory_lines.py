@@ -232,6 +232,21 @@ def test_a_light_tick_reads_resident_memory_and_keeps_its_lines_for_the_allocato
     assert malloc.readings == [] and memory.counters["malloc"].allocated == pytest.approx({3: 40 * MB})
 
 
+def test_counters_read_after_the_cells_thread_went_on_count_for_its_line_now() -> None:
+    # With the short switch interval, the sampler can be made to hand the GIL over between reading the
+    # lines and the counters: the cell went from line 2 to line 4 and asked for 192 MB meanwhile.
+    traced = Script([(48 * MB, 48 * MB), (240 * MB, 240 * MB)], at_request=True)
+    memory = LineMemory({"traced": traced})
+    memory.start()
+    memory.sample([(2, 0.005)], moved=lambda: [(4, 1.0)])
+    assert memory.counters["traced"].allocated == {4: 192 * MB} and memory.counters["traced"].peak_line == 4
+    traced = Script([(48 * MB, 48 * MB), (240 * MB, 240 * MB)], at_request=True)
+    memory = LineMemory({"traced": traced})
+    memory.start()
+    memory.sample([(2, 0.005)], moved=lambda: None)  # it had not moved: the line read is the one
+    assert memory.counters["traced"].allocated == {2: 192 * MB}
+
+
 def test_the_sampler_reads_a_skipping_counter_at_the_cells_end() -> None:
     from aiperf_magic.measure.sampler import Sampler
 
