@@ -25,6 +25,8 @@ from .sites import APPLIERS, Site, counts
 
 LOADING_SHARE = 0.15  # of the cell, spent getting the next batch
 USER_WORK_SHARE = 0.1  # of the cell, in the dataset's own Python (``__getitem__``, a collate_fn)
+FULL_MACHINE = 0.9  # the cell and other processes used this share of the machine's CPUs
+CPU_WAIT_SHARE = 0.3  # the cell's threads waited in the run queue this share of its wall time (summed)
 GIL_CORES = 1.4  # threads of pure Python that together used under this many cores took turns
 WAIT_SHARE = 0.5  # of the site's samples, in a socket or HTTP call
 MIN_REQUESTS = 4
@@ -139,9 +141,21 @@ def cpu_threads(site: Site, run: Run) -> Explained | None:
     cores = run.report.cpu_s / run.wall_s if run.wall_s > 0 else 0.0
     if cores > GIL_CORES:
         return None  # the threads ran in parallel: they are not waiting for the GIL
+    if _waited_for_cpus(run):
+        return None  # one core was what other processes left them: that is not turns at the GIL
     evidence = (f"{run.took(site)}: pure Python, so the threads took turns holding the GIL "
                 f"(the process used {cores:.1f} cores)")
     return Explained("AIP401", site, None, evidence, {"threads": site.threads, "process_cores": round(cores, 2)})
+
+
+def _waited_for_cpus(run: Run) -> bool:
+    """The machine had no core to spare and the cell's threads spent a good part of the cell ready to
+    run, in the run queue: threads waiting for the GIL sleep on it instead, so they do not show there."""
+    r = run.report
+    if not r.wall_s or r.other_cpu_s is None or not r.machine_cores or r.cell_cpu_wait_s is None:
+        return False
+    full = (r.cpu_s + r.other_cpu_s) / r.wall_s >= FULL_MACHINE * r.machine_cores
+    return full and r.cell_cpu_wait_s / r.wall_s >= CPU_WAIT_SHARE
 
 
 # -- AIP402 ---------------------------------------------------------------------------------------

@@ -26,8 +26,10 @@ from ..fixing import edits_for, to_fix
 from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
+from .coroutines import blocking_coroutine
 from .flatten import list_rebuilt, list_sum
 from .helpers import caller_of, helper_sites, top_function
+from .interpreted import interpreted_loop
 from .judge import judge_static
 from .loading import blocking_apply, blocking_io, cpu_threads, db_queries, loader_loop
 from .models import model_autograd, model_dispatch
@@ -38,6 +40,7 @@ from .run import MISSING, Explained, Run
 from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, applied_sites, sites_of
 from .vectorized import vectorized_call, vectorized_sites
+from .writes import db_commits, file_appends
 
 Shape = Callable[[Site, Run], "Explained | None"]
 # codes whose static finding sits on a line that costs nothing (a DataLoader(...), a Thread(...)): the
@@ -47,7 +50,8 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
-    (blocking_io, blocking_apply), (db_queries,), (list_sum,), (list_rebuilt,), (file_reread,), (numeric_loop,),
+    (blocking_io, blocking_apply, blocking_coroutine), (db_queries,), (db_commits, file_appends), (list_sum,),
+    (list_rebuilt,), (file_reread,), (numeric_loop,), (interpreted_loop,),
 )
 
 
@@ -76,6 +80,7 @@ def findings_from_run(analysis: Analysis, report: Report, namespace: Mapping[str
         found += [(ex, None) for ex in (vectorized_call(site, run, call, pyfunc),) if ex is not None]
     for site, caller in helper_sites(run):
         found += [(ex, caller) for ex in explain(site, run)]
+    found.sort(key=lambda item: item[0].fallback)  # hottest first within each: sites_of sorts them so
     for ex, caller in found:
         if ex.site.code is not run.cell and caller is None:
             caller = caller_of(run, ex.site)

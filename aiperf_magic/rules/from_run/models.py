@@ -18,10 +18,12 @@ from ...sizing import kind
 from ..pytorch.eager_inference import growing_input, timed
 from ..pytorch.inference_grad import grad_off
 from ..pytorch.model_use import inference_call, trains
+from .callers import MAX_DEPTH, callers
+from .helpers import top_function
 from .judge import DISPATCH_S, DISPATCH_SHARE, leaves_of
 from .run import MISSING, Explained, Run
 from .shapes import work_shares
-from .sites import Site, counts
+from .sites import Site, code_of_file, counts
 
 MODEL_SHARE = 0.5  # of the loop's samples, inside the model's calls
 # the names of functions that evaluate a model (``evaluate``, ``predict``, ``run_inference``, ``sample``)
@@ -53,6 +55,8 @@ def model_autograd(site: Site, run: Run) -> Explained | None:
                  or _evaluates(site, run))
     if not direct or not inferring or any(grad_off(facts, c) for c in direct) or not _grads(model):
         return None
+    if site.code is not run.cell and _called_without_grad(site, run):
+        return None  # the cell calls the helper under torch.no_grad() or inference_mode()
     evidence = (f"{run.took(site)} in {name}'s calls" + (f", {calls:,} of them" if calls else "")
                 + f", with autograd on: the loop only infers ({name} "
                 + ("is in eval() mode" if not getattr(model, "training", True) else "is used for evaluation")
@@ -80,6 +84,32 @@ def model_dispatch(site: Site, run: Run) -> Explained | None:
     evidence = (f"{run.took(site)} in {calls:,} calls of {name}, {per_call * 1e3:.2g} ms each, of which Python's "
                 f"dispatch of its {leaves} layers is {part}")
     return Explained("AIP506", site, loop.node, evidence, {"calls": calls, "per_call_s": round(per_call, 6)})
+
+
+def _called_without_grad(site: Site, run: Run) -> bool:
+    """The function holding the site was called, by the lines the run saw calling it (or by theirs,
+    up the stack), inside ``torch.no_grad()``, ``inference_mode()`` or a function under one: autograd
+    was off for its calls, whatever its own code says."""
+    name = top_function(site.hottest.function)
+    seen: set[str] = set()
+    while name and name not in seen and len(seen) < MAX_DEPTH:
+        seen.add(name)
+        up = callers(run, name)
+        for h in up[:3]:
+            code = run.cell if h.file is None else code_of_file(h.file, run.namespace, h.where)
+            if code is None:
+                continue
+            leaf = name.split(".")[-1]
+            calls = [c for c in code.calls_on(h.line) if _names(c.node.func, leaf)]
+            if any(grad_off(code.facts, c) for c in calls):
+                return True
+        name = top_function(up[0].function) if up and up[0].function else ""
+    return False
+
+
+def _names(func: cst.BaseExpression, leaf: str) -> bool:
+    return (isinstance(func, cst.Name) and func.value == leaf) or (
+        isinstance(func, cst.Attribute) and func.attr.value == leaf)
 
 
 def _evaluates(site: Site, run: Run) -> bool:

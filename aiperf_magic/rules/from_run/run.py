@@ -31,6 +31,7 @@ class Explained:
     at: cst.CSTNode | None = None  # where the finding sits in the cell, when not ``node`` or the site's loop
     fix_reason: str | None = None  # why the rule's fixer is not asked (what to write instead)
     advice: str | None = None  # the rule's message in words that fit what the line does (tensors, not NumPy)
+    fallback: bool = False  # a general shape: placed after the specific ones that explain the same line
 
 
 @dataclass

@@ -41,6 +41,9 @@ MIN_COMPARISONS = 1_000_000  # lookups x items below this cost a few millisecond
 # AIP202's message where the container is a NumPy array, not a list
 ARRAY_ADVICE = ("Membership test against an array inside a loop: each test compares every element; test against "
                 "a set built once, or test all the items at once (np.isin, Series.isin)")
+# AIP302's message for DataFrame.map (applymap): a function called per element, not per row
+ELEMENT_ADVICE = ("Element-wise `map` of a Python function over a frame: the same conditions and arithmetic on the "
+                  "whole frame (comparisons, `np.where`, `DataFrame.where`) are faster")
 _ROW_ACCESSORS = ("loc", "iloc", "at", "iat")
 _ROW_METHODS = ("iterrows", "itertuples")
 
@@ -174,14 +177,28 @@ def row_apply(site: Site, run: Run) -> Explained | None:
         if receiver is None:
             continue
         what, rows = receiver
-        axis = axis_of(call)
-        if what == "frame" and axis != "1":
+        # DataFrame.map (applymap before pandas 2.1) calls it once per element, apply once per column
+        elements = _columns(run.live(site, root)) if what == "frame" and call.method != "apply" else None
+        if what == "frame" and axis_of(call) != "1" and elements is None:
             continue  # once per column
-        per = "row (a Series built for each)" if what == "frame" else "element"
+        per = "row (a Series built for each)" if what == "frame" and elements is None else "element"
+        times = rows * elements if elements is not None else rows
+        shape = f" ({rows:,} rows x {elements:,} columns)" if elements is not None else ""
         evidence = (f"{run.took(site)}: {call.method} called a Python function once per {per}, "
-                    f"{rows:,} times, on {root}")
-        return Explained("AIP302", site, call.node, evidence, {"rows": rows}, at=call.node)
+                    f"{times:,} times, on {root}{shape}")
+        return Explained("AIP302", site, call.node, evidence, {"rows": rows, "elements": times if elements else None},
+                         at=call.node, advice=ELEMENT_ADVICE if elements is not None else None)
     return None
+
+
+def _columns(live: Any) -> int | None:
+    """The columns of a live frame (``DataFrame.map`` calls its function once per element)."""
+    if live is MISSING or kind(live) != "frame":
+        return None
+    try:
+        return int(live.shape[1])
+    except Exception:  # a subclass whose shape fails is not ours to insist on
+        return None
 
 
 def _lambda_at(site: Site, calls: list[Call], line: int) -> bool:

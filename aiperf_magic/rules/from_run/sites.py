@@ -24,6 +24,7 @@ from ..facts import Call, Facts, Loop
 MIN_SHARE = 0.2  # a site under this share of the cell is not where the cell spends its time
 MIN_SAMPLES = 2  # one sample is a moment, not a place ...
 MOST_SHARE = 0.5  # ... unless the site took most of a short cell (one tick of 20 ms in a 40 ms cell)
+MIN_SECONDS = 0.02  # a site that took less is not where a cell's time can be won back
 
 
 @dataclass
@@ -221,6 +222,8 @@ def _called(code: Code, name: str) -> bool:
 
 def counts(site: Site) -> bool:
     """Whether the site took enough of the cell, over enough samples, to be asked why."""
+    if site.seconds < MIN_SECONDS:
+        return False  # a few milliseconds, whatever their share: the cell's first 0.2 s is sampled densely
     if site.samples >= MIN_SAMPLES:
         return site.share >= MIN_SHARE
     return site.samples >= 1 and site.share >= MOST_SHARE

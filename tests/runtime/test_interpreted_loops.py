@@ -1,0 +1,231 @@
+"""Shapes the run proves costly that no element-wise rewrite of the loop itself names, on real
+``%%aiperf`` runs: a function of numbers called per element, a loop carried within each of many
+calls, a first-order linear recurrence, small tensor operations per item (AIP201); a commit or a file
+append per item and a blocking call inside gathered coroutines (AIP402); ``DataFrame.map`` of a
+Python function (AIP302); and the counterexamples each must leave alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aiperf_magic.report import Finding, Report
+
+np = pytest.importorskip("numpy")
+MAGIC = "%%aiperf --var rep --text --no-gpu\n"
+
+
+def measured(ip: Any, setup: str, cell: str) -> Report:
+    assert ip.run_cell(setup).success
+    ip.user_ns.pop("rep", None)
+    result = ip.run_cell(MAGIC + cell)
+    assert result.success, result.error_in_exec
+    report = ip.user_ns["rep"]
+    assert isinstance(report, Report)
+    return report
+
+
+def shown(report: Report, code: str) -> list[Finding]:
+    return [f for f in report.findings if f.code == code and f.shown]
+
+
+ESCAPE = """\
+import numpy as np
+
+def escape_count(c, maxiter):
+    z = 0
+    for n in range(maxiter):
+        if abs(z) > 2:
+            return n
+        z = z * z + c
+    return maxiter
+
+xs, ys = np.linspace(-2.2, 0.8, 120), np.linspace(-1.2, 1.2, 90)
+"""
+
+
+def test_a_function_of_numbers_called_per_element_is_found_on_the_loop_that_calls_it(ip: Any) -> None:
+    report = measured(ip, ESCAPE, (
+        "counts = np.zeros((90, 120), dtype=int)\n"
+        "for j in range(90):\n"
+        "    for i in range(120):\n"
+        "        counts[j, i] = escape_count(complex(xs[i], ys[j]), 60)\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 3 and "escape_count() called on one element at a time, 10,800 calls" in found.message
+    assert "written over whole arrays" in found.message and not found.fixable
+    assert found.fix is not None and "by hand" in (found.fix.reason or "")
+
+
+RAY = """\
+import numpy as np
+
+rng = np.random.default_rng(3)
+angles = np.sort(rng.uniform(0, 2 * np.pi, 40))
+poly = list(zip(np.cos(angles).tolist(), np.sin(angles).tolist()))
+points = rng.uniform(-1.1, 1.1, (8_000, 2)).tolist()
+"""
+
+
+def test_a_loop_carried_within_each_of_many_calls_is_found(ip: Any) -> None:
+    report = measured(ip, RAY, (
+        "def inside(x, y, poly):\n"
+        "    n = len(poly)\n"
+        "    odd = False\n"
+        "    p1x, p1y = poly[0]\n"
+        "    for i in range(n + 1):\n"
+        "        p2x, p2y = poly[i % n]\n"
+        "        if min(p1y, p2y) < y <= max(p1y, p2y) and x <= max(p1x, p2x) and p1y != p2y:\n"
+        "            if x <= (y - p1y) * (p2x - p1x) / (p2y - p1y) + p1x:\n"
+        "                odd = not odd\n"
+        "        p1x, p1y = p2x, p2y\n"
+        "    return odd\n"
+        "\n"
+        "flags = [inside(x, y, poly) for x, y in points]\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 5 and "called once per element 8,000 times" in found.message
+
+
+def test_a_first_order_linear_recurrence_is_found_and_a_nonlinear_one_is_not(ip: Any) -> None:
+    setup = ("import numpy as np\nclose = 100 + np.cumsum(np.random.default_rng(1).normal(0, 1, 300_000))\n"
+             "alpha = 0.07\n")
+    report = measured(ip, setup, (
+        "ema = np.empty_like(close)\n"
+        "ema[0] = close[0]\n"
+        "for i in range(1, len(close)):\n"
+        "    ema[i] = alpha * close[i] + (1 - alpha) * ema[i - 1]\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 3 and "the recurrence of ema computed one step at a time over 299,999 steps" in found.message
+    assert "lfilter" in found.message and "ewm" in found.message
+    # the logistic map: each value a nonlinear function of the last, run once: no array form
+    report = measured(ip, setup, (
+        "x = np.empty(300_000)\n"
+        "x[0] = 0.1\n"
+        "for t in range(len(x) - 1):\n"
+        "    x[t + 1] = 4.0 * x[t] * (1 - x[t])\n"))
+    assert not shown(report, "AIP201")
+
+
+def test_strings_grown_in_a_loop_are_not_arithmetic(ip: Any) -> None:
+    setup = "words = [f'word{i % 97}' for i in range(30_000)]\n"
+    report = measured(ip, setup, "text = ''\nfor w in words:\n    text += w + ' '\n    text = text[:]\n")
+    assert not shown(report, "AIP201")
+
+
+def test_whole_array_work_in_each_call_is_not_one_element_at_a_time(ip: Any) -> None:
+    report = measured(ip, (
+        "import numpy as np\n"
+        "rng = np.random.default_rng(5)\n"
+        "pooled = rng.normal(0, 1, 9_000)\n"
+        "def run_model():\n"
+        "    rng.shuffle(pooled)\n"
+        "    return pooled[:4_000], pooled[4_000:]\n"
+        "def statistic(data):\n"
+        "    a, b = data\n"
+        "    return abs(a.mean() - b.mean())\n"), "stats = [statistic(run_model()) for _ in range(3_000)]\n")
+    assert not shown(report, "AIP201")
+
+
+def test_small_tensor_operations_per_pair_are_found(ip: Any) -> None:
+    pytest.importorskip("torch")
+    report = measured(ip, (
+        "import torch\n"
+        "torch.manual_seed(0)\n"
+        "def iou(a, b):\n"
+        "    x1, y1 = torch.max(a[0], b[0]), torch.max(a[1], b[1])\n"
+        "    x2, y2 = torch.min(a[2], b[2]), torch.min(a[3], b[3])\n"
+        "    inter = (x2 - x1).clamp(0) * (y2 - y1).clamp(0)\n"
+        "    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)\n"
+        "boxes = [[float(v) for v in row] for row in torch.rand(60, 4).sort(dim=1).values]\n"), (
+        "def suppress(boxes):\n"
+        "    boxes = list(boxes)\n"
+        "    kept = []\n"
+        "    while boxes:\n"
+        "        chosen = boxes.pop(0)\n"
+        "        boxes = [b for b in boxes if iou(torch.tensor(chosen), torch.tensor(b)) < 0.5]\n"
+        "        kept.append(chosen)\n"
+        "    return kept\n"
+        "\n"
+        "kept = [suppress(boxes) for _ in range(12)]\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 6 and "torch operations on tensors of a few elements" in found.message
+
+
+def test_a_commit_per_row_is_found_and_one_commit_is_not(ip: Any, tmp_path: Any) -> None:
+    setup = (f"import sqlite3\nconn = sqlite3.connect({str(tmp_path / 'r.db')!r})\n"
+             "conn.execute('CREATE TABLE IF NOT EXISTS r (a INTEGER, b REAL)')\n"
+             "rows = [(i, i * 0.5) for i in range(400)]\n")
+    report = measured(ip, setup, (
+        "for row in rows:\n"
+        "    conn.execute('INSERT INTO r VALUES (?, ?)', row)\n"
+        "    conn.commit()\n"))
+    (found,) = shown(report, "AIP402")
+    assert found.line == 3 and "400 commits, one per item" in found.message and "sqlite3.Connection" in found.message
+    assert "one transaction" in found.message and not found.fixable
+    report = measured(ip, setup, "for row in rows * 200:\n    conn.execute('INSERT INTO r VALUES (?, ?)', row)\n"
+                                 "conn.commit()\n")
+    assert not shown(report, "AIP402")
+
+
+def test_a_file_appended_to_per_record_is_found_and_a_file_per_record_is_not(ip: Any, tmp_path: Any) -> None:
+    pytest.importorskip("pandas")
+    setup = (f"import os\nimport pandas as pd\nfrom pathlib import Path\nout = Path({str(tmp_path)!r})\n"
+             "records = [{'id': i, 'name': f'n{i}', 'price': i * 1.5} for i in range(300)]\n")
+    report = measured(ip, setup, (
+        "path = out / 'all.csv'\n"
+        "for record in records:\n"
+        "    pd.DataFrame([record]).to_csv(path, mode='a', header=not os.path.exists(path), index=False)\n"))
+    (found,) = shown(report, "AIP402")
+    assert found.line == 3 and "path opened, appended to and closed again 300 times" in found.message
+    report = measured(ip, setup, (
+        "for record in records:\n"
+        "    pd.DataFrame([record]).to_csv(out / f\"{record['id']}.csv\", mode='a', index=False)\n"))
+    assert not shown(report, "AIP402")
+
+
+def test_a_blocking_call_in_gathered_coroutines_is_found_and_an_awaited_sleep_is_not(ip: Any) -> None:
+    setup = "import asyncio, time\n"
+    report = measured(ip, setup, (
+        "async def fetch(i):\n"
+        "    time.sleep(0.01)\n"
+        "    return i\n"
+        "\n"
+        "results = await asyncio.gather(*[fetch(i) for i in range(40)])\n"))
+    (found,) = shown(report, "AIP402")
+    assert found.line == 2 and "inside the coroutine fetch(); the cell ran 40 of them together" in found.message
+    assert "asyncio.to_thread" in found.message
+    report = measured(ip, setup, (
+        "async def fetch(i):\n"
+        "    await asyncio.sleep(0.2)\n"
+        "    return i\n"
+        "\n"
+        "results = await asyncio.gather(*[fetch(i) for i in range(40)])\n"))
+    assert not shown(report, "AIP402")
+
+
+def test_dataframe_map_of_a_python_function_counts_every_element(ip: Any) -> None:
+    pytest.importorskip("pandas")
+    report = measured(ip, (
+        "import numpy as np\nimport pandas as pd\n"
+        "basket = pd.DataFrame(np.random.default_rng(2).integers(0, 3, (400, 500)).astype(float))\n"
+        "def encode(x):\n"
+        "    if x <= 0:\n"
+        "        return 0\n"
+        "    return 1\n"), "sets = basket.map(encode)\n")
+    (found,) = shown(report, "AIP302")
+    assert found.line == 1 and "200,000 times, on basket (400 rows x 500 columns)" in found.message
+    assert "Element-wise `map`" in found.message
+
+
+def test_a_helper_called_under_inference_mode_is_not_told_to_turn_autograd_off(ip: Any) -> None:
+    pytest.importorskip("torch")
+    setup = (
+        "import torch\nfrom torch import nn\ntorch.manual_seed(0)\n"
+        "encoder = nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 64)).eval()\n"
+        "data = torch.randn(20_000, 64)\n"
+        "def embed_all(x, size=32):\n"
+        "    return torch.cat([encoder(x[i:i + size]) for i in range(0, len(x), size)])\n")
+    report = measured(ip, setup, "with torch.inference_mode():\n    emb = embed_all(data)\n")
+    assert not shown(report, "AIP502")
+    report = measured(ip, setup, "emb = embed_all(data)\n")
+    assert shown(report, "AIP502")
