@@ -32,5 +32,5 @@ def encode_units(x):
     if x >= 1:
         return 1
 # %% cell
-basket_sets = basket.map(encode_units)  # expect: AIP302
+basket_sets = basket.map(encode_units)  # expect: AIP302 ok: AIP303
 support = basket_sets.mean().sort_values(ascending=False).head(20)

