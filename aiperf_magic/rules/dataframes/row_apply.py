@@ -216,6 +216,8 @@ def fix_apply(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     reduced = _reduction(cell, call, facts)
     if reduced is not None:
         return reduced
+    if expands_to_columns(facts, call):
+        return _expansion(cell, call)
     body = function_body(facts, func)
     axis = kwarg(call, "axis")
     if body is None and axis is not None and cell.code(axis.value) in ("1", "'columns'", '"columns"') and len(
@@ -252,6 +254,27 @@ def fix_apply(cell: ParsedCell, node: cst.CSTNode, facts: Facts) -> Edits | str:
     edits.replace[call] = cst.parse_expression(code)
     if twins.definitions:  # each twin the expression calls, defined just before its statement
         edits.before[cell.statement(call)] = twins.definitions
+    return edits
+
+
+def expands_to_columns(facts: Facts, call: cst.Call) -> bool:
+    """``col.apply(pd.Series)``: a Series built from each element (a dict, a list), then a frame of them."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "apply" and len(call.args) == 1):
+        return False
+    func = call.args[0].value
+    return isinstance(func, (cst.Name, cst.Attribute)) and facts.names.qname(func) == "pandas.Series"
+
+
+def _expansion(cell: ParsedCell, call: cst.Call) -> Edits | str:
+    """``col.apply(pd.Series)`` -> ``pd.DataFrame(col.tolist(), index=col.index)``: the same columns, made
+    from the elements at once (dicts give a column per key, lists one per position)."""
+    owner = call.func.value  # type: ignore[attr-defined]
+    if not isinstance(owner, (cst.Name, cst.Attribute, cst.Subscript)):
+        return "apply is called on a computed value; assign it to a name first"
+    edits = Edits("Build the frame from the elements at once", safety="unsafe")
+    pandas = edits.need(cell, "pandas")
+    column = cell.code(owner)
+    edits.replace[call] = cst.parse_expression(f"{pandas}.DataFrame({column}.tolist(), index={column}.index)")
     return edits
 
 

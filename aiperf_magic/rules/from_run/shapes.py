@@ -23,7 +23,7 @@ import libcst as cst
 
 from ...cell.tree import assigned_names, walk_all
 from ...sizing import describe, kind
-from ..dataframes.row_apply import axis_of
+from ..dataframes.row_apply import axis_of, expands_to_columns
 from ..dataframes.row_loops import rows_for_a_consumer
 from ..evidence import loop_iterations
 from ..exprs import names_used
@@ -44,6 +44,9 @@ ARRAY_ADVICE = ("Membership test against an array inside a loop: each test compa
 # AIP302's message for DataFrame.map (applymap): a function called per element, not per row
 ELEMENT_ADVICE = ("Element-wise `map` of a Python function over a frame: the same conditions and arithmetic on the "
                   "whole frame (comparisons, `np.where`, `DataFrame.where`) are faster")
+# AIP302's message for col.apply(pd.Series)
+EXPAND_ADVICE = ("A Series built per element, then a frame of them: pd.DataFrame(col.tolist(), index=col.index) "
+                 "makes the same columns at once (or pd.json_normalize for nested records)")
 _ROW_ACCESSORS = ("loc", "iloc", "at", "iat")
 _ROW_METHODS = ("iterrows", "itertuples")
 
@@ -171,6 +174,14 @@ def row_apply(site: Site, run: Run) -> Explained | None:
         parsed = _parsed(site, run, call, func)
         if parsed is not None:
             return parsed
+        if expands_to_columns(site.code.facts, call.node):
+            root, rows = receiver_rows(site, run, call.receiver)
+            if rows is None:
+                continue
+            walked = site.code.cell.code(call.receiver)
+            evidence = (f"{run.took(site)}: apply built a Series from each of the {rows:,} elements of {walked}, "
+                        "then a frame of them")
+            return Explained("AIP302", site, call.node, evidence, {"rows": rows}, at=call.node, advice=EXPAND_ADVICE)
         if not vectorisable(site.code.facts, func):
             continue  # strings split, joined, searched: no whole-column form is faster than the call
         root, receiver = _receiver(site, run, call.receiver)
