@@ -117,7 +117,8 @@ def run_workloads(shell, repeat: int, size: str, only: list[str] | None = None) 
             med = statistics.median(times[mode])
             cells.append(f"{med:8.3f} s ({med / plain:5.3f}x)")
             # each round's ratio to that round's plain run: steadier than the medians on a busy machine
-            paired.append(f"paired {statistics.median(t / p for t, p in zip(times[mode], times['plain'])):5.3f}x")
+            ratios = (t / p for t, p in zip(times[mode], times["plain"], strict=True))
+            paired.append(f"paired {statistics.median(ratios):5.3f}x")
         print(f"{name:<16}" + "".join(f"{c:>26}" for c in cells))
         print(f"{'':<16}" + "".join(f"{c:>26}" for c in paired))
 
@@ -151,7 +152,7 @@ def split_cost(shell, repeat: int, name: str, size: str) -> None:
     finally:
         shell.events.unregister("pre_run_cell", began)
         shell.events.unregister("post_execute", ended)
-    pairs = list(zip(runs["%%aiperf"], runs["plain"]))
+    pairs = list(zip(runs["%%aiperf"], runs["plain"], strict=True))
     plain = statistics.median(p[0] for p in runs["plain"])
     total = statistics.median(a[0] - p[0] for a, p in pairs)
     inside = statistics.median(a[1] - p[1] for a, p in pairs)

@@ -11,8 +11,10 @@ from aiperf_magic.apply.bridge import Reply
 from aiperf_magic.render.panel.view import build_panel
 from aiperf_magic.report import Comparison, Finding, Fix, Report
 
-EARLIER = "import numpy as np\n\ndef f(v):\n    out = np.empty(len(v))\n    for i in range(len(v)):\n        out[i] = v[i] * 2\n    return out\n"
-REWRITTEN = "import numpy as np\n\ndef f(v):\n    out = np.empty(len(v))\n    out[:len(v)] = np.asarray(v) * 2\n    return out\n"
+EARLIER = ("import numpy as np\n\ndef f(v):\n    out = np.empty(len(v))\n"
+           "    for i in range(len(v)):\n        out[i] = v[i] * 2\n    return out\n")
+REWRITTEN = ("import numpy as np\n\ndef f(v):\n    out = np.empty(len(v))\n"
+             "    out[:len(v)] = np.asarray(v) * 2\n    return out\n")
 DEFINITION = "def f(v):\n    out = np.empty(len(v))\n    out[:len(v)] = np.asarray(v) * 2\n    return out\n"
 CELL = "y = f(x)\n"
 
@@ -22,7 +24,9 @@ class Bridge:
         self.requests: list[dict[str, Any]] = []
 
     def request(self, op: str, cell_id: Any, source: Any, expect: str, on_done: Any, **more: Any) -> None:
-        self.requests.append({"op": op, "cell_id": cell_id, "source": source, "expect": expect, "done": on_done, **more})
+        self.requests.append(
+            {"op": op, "cell_id": cell_id, "source": source, "expect": expect, "done": on_done, **more}
+        )
 
     def answer(self, reply: Reply) -> None:
         self.requests[-1]["done"](reply)
@@ -86,8 +90,9 @@ def test_apply_command_inserts_the_rewritten_definition_and_names_its_cell(capsy
     from aiperf_magic.ipython.subcommands import CommandContext, SessionState
 
     class Shell:
-        user_ns: dict[str, Any] = {}
-        next_inputs: list[tuple[str, bool]] = []
+        def __init__(self) -> None:
+            self.user_ns: dict[str, Any] = {}
+            self.next_inputs: list[tuple[str, bool]] = []
 
         def set_next_input(self, text: str, replace: bool = False) -> None:
             self.next_inputs.append((text, replace))
@@ -107,6 +112,7 @@ def test_the_views_name_the_cell_the_rewrite_goes_to() -> None:
     rep = report()
     assert "Fix in cell [3], which defines the function" in render_html(rep)
     text = render_text(rep)
-    assert "[fix in cell [3]:" in text and "rewritten in cell [3]:" in text and "out[:len(v)] = np.asarray(v) * 2" in text
+    assert "[fix in cell [3]:" in text and "rewritten in cell [3]:" in text
+    assert "out[:len(v)] = np.asarray(v) * 2" in text
     card = panel_data(rep)["findings"][0]["fix"]
     assert card["title"].endswith("(in cell [3], which defines the function)")

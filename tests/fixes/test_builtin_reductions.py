@@ -27,7 +27,9 @@ def rewrite(source: str, ns: dict[str, Any], line: int = 1) -> str:
     return rewritten(analysis, "AIP201", call)
 
 
-@pytest.mark.parametrize("values", [np.random.default_rng(1).random(5_000), np.arange(5_000), np.arange(5_000) % 3 == 0])
+@pytest.mark.parametrize(
+    "values", [np.random.default_rng(1).random(5_000), np.arange(5_000), np.arange(5_000) % 3 == 0]
+)
 def test_the_same_values_and_types_as_the_builtins(values: Any) -> None:
     ns = {"np": np, "a": values}
     first, second = rewrite(CELL, ns), rewrite(CELL, ns, line=2)

@@ -6,7 +6,7 @@ refusal is a shape where rebinding the name would not change what the cell calls
 from __future__ import annotations
 
 import linecache
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -146,7 +146,7 @@ def test_the_earlier_cell_is_rewritten_as_the_user_typed_it() -> None:
     compiled = "get_ipython().run_line_magic('load_ext', 'aiperf_magic')\n" + RECIPROCALS  # what IPython runs
 
     class History:
-        input_hist_raw = ["", typed]
+        input_hist_raw: ClassVar[list[str]] = ["", typed]
 
     class Shell:
         history_manager = History()

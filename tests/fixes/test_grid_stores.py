@@ -68,7 +68,10 @@ def test_no_grid_where_it_would_not_store_the_same(source: str, why: str) -> Non
 
 
 def test_another_inner_loop_is_left_to_the_other_rewrites() -> None:
-    source = "import numpy as np\nout = np.zeros(m)\nfor i in range(n):\n    for j in range(m):\n        out[j] = j * 2\n"
+    source = (
+        "import numpy as np\nout = np.zeros(m)\nfor i in range(n):\n"
+        "    for j in range(m):\n        out[j] = j * 2\n"
+    )
     assert "[:n, :m]" not in rewrite(source)
 
 

@@ -13,7 +13,8 @@ from tests.fixes.fixer_output import rewritten
 
 np = pytest.importorskip("numpy")
 
-BEFORE = "ma = np.full(len(prices), np.nan)\nfor i in range(window, len(prices)):\n    ma[i] = prices[i - window:i].{r}()\n"
+BEFORE = ("ma = np.full(len(prices), np.nan)\nfor i in range(window, len(prices)):\n"
+          "    ma[i] = prices[i - window:i].{r}()\n")
 ENDING = ("ma = np.zeros(len(prices))\nfor i in range(window - 1, len(prices)):\n"
           "    ma[i] = prices[i - window + 1:i + 1].{r}()\n")
 

@@ -70,7 +70,8 @@ def test_a_helper_from_an_earlier_cell_is_reported_on_the_line_that_calls_it(ip:
     # its rewrite is of the cell that defined add_total, knowing the frame the call handed it (int columns,
     # so the new column is cast to the float64 that .loc left); Try rebinds the function and runs this cell
     fix = found.fix
-    assert fix is not None and found.fixable and fix.cell is not None and fix.source == "x = 1\nframe = add_total(frame)\n"
+    assert fix is not None and found.fixable and fix.cell is not None
+    assert fix.source == "x = 1\nframe = add_total(frame)\n"
     assert "out['total'] = (out['a'] + out['b']).astype(float)" in fix.rebind, fix.rebind
     from aiperf_magic.verification import verify
 
