@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .test_panel_browser import button, card, open_notebook, run_all, source, type_into_cell, wait_for_panel, write_notebook
+from .test_panel_browser import (
+    button,
+    card,
+    open_notebook,
+    run_all,
+    source,
+    type_into_cell,
+    wait_for_panel,
+    write_notebook,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -106,10 +106,23 @@ def test_a_first_order_linear_recurrence_is_found_and_a_nonlinear_one_is_not(ip:
     assert not shown(report, "AIP201")
 
 
-def test_strings_grown_in_a_loop_are_not_arithmetic(ip: Any) -> None:
+def test_text_grown_at_the_top_level_is_found_and_not_called_arithmetic(ip: Any) -> None:
     setup = "words = [f'word{i % 97}' for i in range(30_000)]\n"
-    report = measured(ip, setup, "text = ''\nfor w in words:\n    text += w + ' '\n    text = text[:]\n")
+    report = measured(ip, setup, "text = ''\nfor w in words:\n    text += w + ' '\n")
     assert not shown(report, "AIP201")
+    (found,) = shown(report, "AIP203")
+    assert found.line == 3 and "text grew by + at each of 30,000 iterations" in found.message
+    assert "''.join(parts)" in found.message and not found.fixable
+    # in a function the same loop grows the string in place: fast, and nothing to say
+    report = measured(ip, setup, (
+        "def joined(words):\n"
+        "    text = ''\n"
+        "    for w in words * 20:\n"
+        "        text += w + ' '\n"
+        "    return text\n"
+        "\n"
+        "text = joined(words)\n"))
+    assert not shown(report, "AIP203") and not shown(report, "AIP201")
 
 
 def test_whole_array_work_in_each_call_is_not_one_element_at_a_time(ip: Any) -> None:
