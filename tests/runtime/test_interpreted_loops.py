@@ -10,24 +10,9 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.report import Finding, Report
+from .test_findings_from_run import measured, shown
 
 np = pytest.importorskip("numpy")
-MAGIC = "%%aiperf --var rep --text --no-gpu\n"
-
-
-def measured(ip: Any, setup: str, cell: str) -> Report:
-    assert ip.run_cell(setup).success
-    ip.user_ns.pop("rep", None)
-    result = ip.run_cell(MAGIC + cell)
-    assert result.success, result.error_in_exec
-    report = ip.user_ns["rep"]
-    assert isinstance(report, Report)
-    return report
-
-
-def shown(report: Report, code: str) -> list[Finding]:
-    return [f for f in report.findings if f.code == code and f.shown]
 
 
 ESCAPE = """\
