@@ -160,6 +160,8 @@ def test_waiting_for_a_cpu_is_a_line_only_when_it_changes_how_the_times_read():
     # several threads waiting at once add up past the wall: said so, never "61 ms of waiting in 60.8 ms"
     many = wait_line(0.0608, 0.0611)
     assert many is not None and "in all (several at once, in a 60.8 ms cell)" in many
+    # a 30 ms cell was held back 30 ms at most, however long its threads waited in all
+    assert wait_line(0.03, 0.06) is None
 
 
 def test_no_gpu_is_one_folded_note_unless_the_cell_used_cuda():
