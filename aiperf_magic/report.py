@@ -370,6 +370,10 @@ class Report:
     machine_cpu_s: float | None = None
     machine_cores: int | None = None
     other_cpu_s: float | None = None
+    # CPU seconds, every core together, that a hypervisor gave other machines over the cell while this
+    # one's CPUs had work (Linux's ``steal``): the cell's threads were ready then and no clock of theirs
+    # counts it. 0 on a machine of its own; None where not read.
+    steal_s: float | None = None
     # Memory per line (docs/runtime.md, "Memory per line"): the lines that allocated memory, most
     # first; the line that was running when the cell's memory peaked (numbered as ``line`` fields)
     # and how far above its start that peak was, counted the ``memory_mode`` way: "sampled" (the

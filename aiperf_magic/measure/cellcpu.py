@@ -31,6 +31,8 @@ def fill_cpu_profile(report: Report, probes: list[Any], lines: LineSampler | Non
         if machine is not None:
             report.machine_cpu_s = machine
             report.other_cpu_s = max(0.0, machine - report.cpu_s)
+        steal = getattr(host, "steal_s", None)
+        report.steal_s = round(steal, 6) if steal is not None else None
     if threads is None or not threads.thread_cpu:
         return
     ident, native = cell_thread

@@ -1,4 +1,5 @@
 import threading
+import os
 import time
 from types import SimpleNamespace
 
@@ -371,6 +372,18 @@ def test_procfs_counters_agree_with_psutil():
         assert read <= io.read_bytes + (1 << 20) and written <= io.write_bytes + (1 << 20)
     finally:
         counters.close()
+
+
+@pytest.mark.skipif(not procfs.available(), reason="Linux /proc only")
+def test_the_hypervisors_steal_over_the_cell_is_read_with_the_machines_total():
+    probe = HostProbe()
+    probe.start()
+    end = time.perf_counter() + 0.05
+    while time.perf_counter() < end:
+        pass
+    probe.stop()
+    assert probe.steal_s is not None and 0.0 <= probe.steal_s < 0.05 * (os.cpu_count() or 1) + 0.02
+    assert probe.notes == []
 
 
 @pytest.mark.skipif(not procfs.available(), reason="Linux /proc only")

@@ -36,6 +36,22 @@ def test_more_than_half_a_core_that_waited_for_the_rest_is_cpu_bound_on_one_core
     assert compute_verdict(busy_machine(0.55, 0.1), mem_total_bytes=RAM) is None
 
 
+def test_cpu_a_hypervisor_gave_other_machines_counts_as_waiting_for_a_cpu() -> None:
+    # a spin loop on a virtual machine whose host ran other machines on its CPUs: 0.6 core of its own,
+    # no wait in this machine's run queue, 0.8 CPU-second of steal over its 2 cores
+    report = busy_machine(0.6, 0.0)
+    report.other_cpu_s, report.machine_cores = 0.0, 2
+    assert compute_verdict(report, mem_total_bytes=RAM) is None  # without the steal: no CPU verdict
+    report.steal_s = 0.8
+    v = compute_verdict(report, mem_total_bytes=RAM)
+    assert v is not None and v.code == "AIP907" and v.evidence["cpu_wait_cores"] == 0.4
+    # in proportion to the CPU the cell's work ran: a cell that sleeps loses next to nothing to it
+    idle = busy_machine(0.05, 0.0)
+    idle.other_cpu_s, idle.machine_cores, idle.steal_s = 0.0, 2, 0.8
+    result = diagnose(idle, mem_total_bytes=RAM)
+    assert [v.code for v in result.verdicts] == ["AIP903"] and result.note is None
+
+
 def test_a_core_of_its_own_with_a_long_wait_is_one_core_not_all_cores() -> None:
     # the case: 0.9 of 2 cores, and a long wait for a CPU that once made it "all cores"
     report = busy_machine(0.9, 0.8)

@@ -20,13 +20,19 @@ class PsutilCounters:
     def __init__(self, psutil_module: Any, process: Any = None) -> None:
         self._psutil = psutil_module
         self._process = process if process is not None else psutil_module.Process()
+        self._times: Any = None  # the machine's CPU times of the last total read
 
     def cpu_per_core(self) -> list[float]:
         return list(self._psutil.cpu_percent(percpu=True))
 
     def machine_busy_s(self) -> float:
-        times = self._psutil.cpu_times()
+        times = self._times = self._psutil.cpu_times()
         return float(sum(times) - times.idle - getattr(times, "iowait", 0.0))
+
+    def steal_s(self) -> float:
+        """Read with the machine's total just before (the same moment), else now."""
+        times, self._times = self._times or self._psutil.cpu_times(), None
+        return float(getattr(times, "steal", 0.0))
 
     def rss(self) -> int:
         return int(self._process.memory_info().rss)
@@ -66,6 +72,8 @@ class HostProbe:
         self._machine0: float | None = None
         # CPU seconds the whole machine (every process) used over the cell, and its logical CPUs
         self.machine_cpu_s: float | None = None
+        self.steal_s: float | None = None  # of the cell's time, CPU seconds a hypervisor gave other machines
+        self._steal0: float | None = None
         self.machine_cores: int | None = os.cpu_count()
         self._slow_period_s = slow_period_s
         self._clock = clock
@@ -78,6 +86,8 @@ class HostProbe:
         self._guard("cpu_per_core", self._counters.cpu_per_core)
         self.machine_cpu_s = None
         self._machine0 = self._guard("machine", self._counters.machine_busy_s)
+        self.steal_s = None
+        self._steal0 = self._guard("steal", getattr(self._counters, "steal_s", lambda: None))
         self._last_cpu = (time.perf_counter(), time.process_time())
 
     def sample(self, row: dict[str, Any]) -> None:
@@ -109,6 +119,10 @@ class HostProbe:
             machine1 = self._guard("machine", self._counters.machine_busy_s)
             if machine1 is not None:
                 self.machine_cpu_s = max(0.0, machine1 - self._machine0)
+        if self._steal0 is not None:
+            steal1 = self._guard("steal", getattr(self._counters, "steal_s", lambda: None))
+            if steal1 is not None:
+                self.steal_s = max(0.0, steal1 - self._steal0)
         self._counters.close()
 
     def _process_cpu_percent(self) -> float | None:
@@ -218,4 +232,5 @@ _LABELS = {
     "memory": "available memory and swap",
     "io": "disk I/O counters",
     "machine": "the machine's CPU time",
+    "steal": "the hypervisor's steal time",
 }

@@ -181,6 +181,12 @@ class ProcfsCounters:
         idle = fields[3] + (fields[4] if len(fields) > 4 else 0)
         return (sum(fields) - idle) / _CLOCK_TICKS
 
+    def steal_s(self) -> float:
+        """CPU seconds the hypervisor ran other machines while this one's CPUs had work (``steal``,
+        every core together): time this machine's threads were ready and no clock of theirs counts."""
+        fields = self._stat(reuse_s=0.001).split(b"\n", 1)[0].split()[1:9]
+        return int(fields[7]) / _CLOCK_TICKS if len(fields) > 7 else 0.0
+
     def rss(self) -> int:
         return int(self._read("statm").split()[1]) * _PAGE
 
