@@ -1,5 +1,5 @@
-import threading
 import os
+import threading
 import time
 from types import SimpleNamespace
 
