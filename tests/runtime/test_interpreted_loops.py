@@ -227,3 +227,47 @@ def test_a_helper_called_under_inference_mode_is_not_told_to_turn_autograd_off(i
     assert not shown(report, "AIP502")
     report = measured(ip, setup, "emb = embed_all(data)\n")
     assert shown(report, "AIP502")
+
+
+def test_nested_loops_whose_steps_read_earlier_steps_are_found_and_a_single_recurrence_is_not(ip: Any) -> None:
+    setup = ("import numpy as np\nrng = np.random.default_rng(4)\nV = 70\n"
+             "dist = rng.uniform(1, 10, (V, V)).tolist()\n")
+    report = measured(ip, setup, (
+        "for k in range(V):\n"
+        "    for i in range(V):\n"
+        "        for j in range(V):\n"
+        "            dist[i][j] = min(dist[i][j], dist[i][k] + dist[k][j])\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 3 and "nested loops, 343,000 steps" in found.message and "np.minimum per k" in found.message
+
+
+def test_side_by_side_comprehensions_in_a_function_called_from_a_loop_are_found(ip: Any) -> None:
+    setup = ("import numpy as np\nrng = np.random.default_rng(6)\n"
+             "y_true = rng.integers(0, 2, 4_000).tolist()\ny_prob = rng.random(4_000).tolist()\n")
+    report = measured(ip, setup, (
+        "def rates(y_true, y_prob, threshold):\n"
+        "    pred = [1 if p >= threshold else 0 for p in y_prob]\n"
+        "    tp = sum(1 for t, p in zip(y_true, pred) if t == 1 and p == 1)\n"
+        "    fp = sum(1 for t, p in zip(y_true, pred) if t == 0 and p == 1)\n"
+        "    return tp, fp\n"
+        "\n"
+        "points = []\n"
+        "for threshold in np.linspace(0, 1, 60):\n"
+        "    points.append(rates(y_true, y_prob, threshold))\n"))
+    lines = {f.line for f in shown(report, "AIP201")}
+    assert lines and lines <= {2, 3, 4}, lines
+
+
+def test_a_function_called_per_step_is_found_by_its_operators_when_no_value_was_read(ip: Any) -> None:
+    setup = "import math\ndef f(x):\n    return math.exp(-x * x) * math.cos(3 * x)\n"
+    report = measured(ip, setup, (
+        "def simpson(f, a, b, n):\n"
+        "    h = (b - a) / n\n"
+        "    s = f(a) + f(b)\n"
+        "    for i in range(1, n):\n"
+        "        s += (4 if i % 2 else 2) * f(a + i * h)\n"
+        "    return s * h / 3\n"
+        "\n"
+        "area = simpson(f, -4.0, 4.0, 300_000)\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 4 and "f() called on one element at a time, 299,999 calls" in found.message

@@ -47,6 +47,8 @@ from .sites import Site, counts
 DOMINANT = 0.5  # the site took at least this share of the cell
 PYTHON_WORK = 0.8  # of the site's samples, in no library function (the interpreter, or C it calls directly)
 _NOT_NUMBERS = ("str", "bytes", "pandas.", "DataFrame", "Series", "dict")  # words of the sampler's descriptions
+# operators of numbers only (``+`` joins text and ``%`` formats it; ``*`` repeats, rarely in a hot loop)
+_ARITHMETIC = frozenset({"-", "*", "/", "//", "**", "-=", "*=", "/="})
 _NUMBER_WORDS = (" int", " float", " complex", " bool", "Tensor", "ndarray")
 
 CALLS_ADVICE = ("A Python function of numbers called once per element: written over whole arrays (every "
@@ -57,13 +59,16 @@ CARRIED_ADVICE = ("Each call's steps depend on the one before, but the calls do 
                   "function (Numba's @njit)")
 RECURRENCE_ADVICE = ("A first-order linear recurrence in a Python loop: scipy.signal.lfilter, or pandas' "
                      "ewm(alpha=..., adjust=False).mean() for an exponential moving average, runs the same steps in C")
+NESTED_ADVICE = ("Nested Python loops of arithmetic whose steps read what earlier steps wrote: the loops whose "
+                 "steps do not depend on each other become one array operation per step of the others "
+                 "(Floyd-Warshall's i and j: one np.minimum per k), or compile the nest (Numba's @njit)")
 ITEMS_ADVICE = ("Small operations on a few numbers per item, one item at a time: put the items in one array "
                 "(or tensor) and do each operation once for all of them")
 
 
 def interpreted_loop(site: Site, run: Run) -> Explained | None:
     loop = site.loop
-    if loop is None or loop.kind == "while" or not counts(site) or site.share < DOMINANT:
+    if loop is None or loop.kind == "while" or not counts(site) or _family_share(site, run) < DOMINANT:
         return None
     if work_shares(site).get("python", 0.0) < PYTHON_WORK:
         return None  # pandas, a loader, a model, waits, NumPy on whole arrays: other shapes
@@ -75,7 +80,7 @@ def interpreted_loop(site: Site, run: Run) -> Explained | None:
         stacked, calls = loops_above(run, top_function(site.hottest.function) or _function_name(loop))
         outer = outer * calls if stacked and calls is not None else outer  # a helper called from loops
     if carried(loop):
-        return _carried(site, run, loop, n)
+        return _carried(site, run, loop, n, outer)
     via = _called(site)
     if _own(site, run) < OWN_SHARE:
         return _calls(site, run, loop, n, outer, via) if via else None
@@ -94,7 +99,7 @@ def _calls(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None, v
                      advice=CALLS_ADVICE, fix_reason=_BY_HAND, fallback=True)
 
 
-def _carried(site: Site, run: Run, loop: Loop, n: int | None) -> Explained | None:
+def _carried(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None) -> Explained | None:
     function = _function_name(loop)
     calls = _calls_from_loops(run, site, function) if function else None
     if calls is not None and calls >= MIN_ITERATIONS:
@@ -107,13 +112,20 @@ def _carried(site: Site, run: Run, loop: Loop, n: int | None) -> Explained | Non
                     "each step a Python multiply-add of the one before")
         return Explained("AIP201", site, loop.node, evidence, {"iterations": n},
                          advice=RECURRENCE_ADVICE, fix_reason=_BY_HAND, fallback=True)
+    total = _times(n, outer)
+    nested = any(o is not loop and o.scope is loop.scope for o in loop.ancestors())
+    if nested and total is not None and total >= MIN_ITERATIONS:
+        evidence = (f"{run.took(site)}: Python arithmetic on one element at a time in nested loops, {total:,} steps, "
+                    "each reading what earlier steps wrote")
+        return Explained("AIP201", site, loop.node, evidence, {"iterations": total},
+                         advice=NESTED_ADVICE, fix_reason=_BY_HAND, fallback=True)
     return None  # a nonlinear recurrence run once: no array form (numbers.py says so too)
 
 
 def _items(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None) -> Explained | None:
     """The loop's own small operations on items of a few numbers, many times over."""
     total = _times(n, outer)
-    repeated = loop.parent is not None or _calls_from_loops(run, site, _function_name(loop)) is not None
+    repeated = loop.parent is not None or _in_a_loop(run, site, _function_name(loop))
     if not (total is not None and total >= MIN_ITERATIONS) and not (total is None and repeated):
         return None
     if not _small(_with_callees(site, run)):
@@ -221,6 +233,7 @@ def _numbers(site: Site, run: Run) -> bool:
             if any(word in t or word in text for word in _NOT_NUMBERS):
                 return False
             seen = seen or any(word in f" {text}" for word in _NUMBER_WORDS)
+        seen = seen or bool(_ARITHMETIC & set(h.ops))
     return seen
 
 
@@ -249,6 +262,26 @@ def number_like(value: Any, depth: int = 0) -> bool | None:
         verdicts = [number_like(a, depth + 1) for a in attrs]
         return None if not any(v is not None for v in verdicts) else all(v is not False for v in verdicts)
     return None
+
+
+def _family_share(site: Site, run: Run) -> float:
+    """The share of the cell on the lines of the function holding the site, or, in the cell's own
+    code, of the outermost loop around it: comprehensions side by side in one function or loop (an
+    ROC curve's four counts per threshold) take the cell together, each a part."""
+    top = site.loop
+    for outer in site.loop.ancestors() if site.loop is not None else ():
+        if outer.scope is site.loop.scope:  # type: ignore[union-attr]
+            top = outer
+    scope = top.scope if top is not None else None
+    while scope is not None and not isinstance(scope.node, cst.FunctionDef):
+        scope = scope.parent
+    # in a function, its whole body: the loops of one call of roc_point(...) count together
+    span = site.code.span(scope.node if scope is not None else top.node) if top is not None else None
+    if span is None:
+        return site.share
+    lines = run.report.hotspots if site.code is run.cell else [
+        h for h in run.report.function_lines if h.file == site.hottest.file]
+    return max(site.share, min(1.0, sum(h.share for h in lines if span[0] <= h.line <= span[1])))
 
 
 def _called(site: Site) -> str | None:
@@ -318,6 +351,18 @@ def _calls_from_loops(run: Run, site: Site, function: str) -> int | None:
              if isinstance(c.node.func, cst.Name) and c.node.func.value == function and c.loop is not None]
     known = [n for n in found if n is not None]
     return max(known) if known else None
+
+
+def _in_a_loop(run: Run, site: Site, function: str) -> bool:
+    """The run's stacks, or the measured cell's code, show the site's function called from a loop
+    (however many times: ``for threshold in np.linspace(0, 1, 101)`` is not sized before it runs)."""
+    if not function:
+        return False
+    if loops_above(run, function)[0]:
+        return True
+    return site.code is run.cell and any(
+        isinstance(c.node.func, cst.Name) and c.node.func.value == function and c.loop is not None
+        for c in run.cell.facts.calls)
 
 
 def _times(n: int | None, outer: int | None) -> int | None:
