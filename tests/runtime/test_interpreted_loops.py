@@ -271,3 +271,24 @@ def test_a_function_called_per_step_is_found_by_its_operators_when_no_value_was_
         "area = simpson(f, -4.0, 4.0, 300_000)\n"))
     (found,) = shown(report, "AIP201")
     assert found.line == 4 and "f() called on one element at a time, 299,999 calls" in found.message
+
+
+def test_list_scans_by_count_min_and_remove_are_membership_tests_by_another_name(ip: Any) -> None:
+    report = measured(ip, "import random\nrandom.seed(3)\nwords = [f'w{random.randrange(900)}' for _ in range(5_000)]\n",
+                      "freq = [words.count(w) for w in words]\n")
+    (found,) = shown(report, "AIP202")
+    assert "each `.count()` test scans words" in found.message and "collections.Counter" in found.message
+    setup = ("import random\nrandom.seed(5)\nnodes = 1_800\n"
+             "graph = {n: [(random.randrange(nodes), random.uniform(1, 9)) for _ in range(3)] for n in range(nodes)}\n")
+    report = measured(ip, setup, (
+        "dist = {n: float('inf') for n in graph}\n"
+        "dist[0] = 0.0\n"
+        "unvisited = list(graph)\n"
+        "while unvisited:\n"
+        "    current = min(unvisited, key=lambda n: dist[n])\n"
+        "    unvisited.remove(current)\n"
+        "    for neighbour, weight in graph[current]:\n"
+        "        if dist[current] + weight < dist[neighbour]:\n"
+        "            dist[neighbour] = dist[current] + weight\n"))
+    found = shown(report, "AIP202")
+    assert found and found[0].line in (5, 6) and "heap" in found[0].message, [f.message for f in found]

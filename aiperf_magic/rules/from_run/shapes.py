@@ -38,6 +38,19 @@ MIN_ITERATIONS = 1_000  # a loop of fewer items, run once, is not worth a vector
 ALONE_SHARE = 0.5  # a loop of unknown length, run once, must take this share of the cell
 MIN_LIST = 8  # a list this short is scanned as fast as a set is hashed
 MIN_COMPARISONS = 1_000_000  # lookups x items below this cost a few milliseconds at most
+# list methods that scan the whole list for one item, as `in` does
+SCANS = frozenset({"index", "count", "remove"})
+# AIP202's message for the scans that are not membership tests
+SCAN_ADVICE = {
+    ".count": ("Counting one item at a time with list.count: each call scans the whole list; collections.Counter "
+               "counts every item in one pass"),
+    ".remove": ("Removing from a list inside a loop: each remove scans the list, then shifts what follows; a set, "
+                "or a heap (heapq) for the smallest next, does it in one step"),
+    "min()": ("The smallest item looked for by scanning the whole list at every step: a heap (heapq) gives it in "
+              "one step (a priority queue, as Dijkstra's algorithm keeps one)"),
+    "max()": ("The largest item looked for by scanning the whole list at every step: a heap (heapq) gives it in "
+              "one step"),
+}
 # AIP202's message where the container is a NumPy array, not a list
 ARRAY_ADVICE = ("Membership test against an array inside a loop: each test compares every element; test against "
                 "a set built once, or test all the items at once (np.isin, Series.isin)")
@@ -335,8 +348,11 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
     tests: list[tuple[cst.CSTNode, cst.BaseExpression, str]] = [
         (m.node, m.container, "in") for m in loop.memberships if m.loop is loop
     ]
-    tests += [(c.node, c.receiver, ".index") for c in loop.calls
-              if c.loop is loop and c.method == "index" and c.receiver is not None and len(c.node.args) == 1]
+    tests += [(c.node, c.receiver, f".{c.method}") for c in loop.calls
+              if c.loop is loop and c.method in SCANS and c.receiver is not None and len(c.node.args) == 1]
+    tests += [(c.node, c.node.args[0].value, f"{(c.qname or '').split('.')[-1]}()") for c in loop.calls
+              if c.loop is loop and c.qname in ("builtins.min", "builtins.max") and c.node.args
+              and not c.node.args[0].star and isinstance(c.node.args[0].value, cst.Name)]
     lookups = iterations(site, run)
     for node, container, op in tests:
         if not isinstance(container, cst.Name):
@@ -349,18 +365,22 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
         if n < MIN_LIST:
             continue
         # a loop run once is judged by its lookups; one run per row or per call (in a lambda, a
-        # function, another loop) by the time the run measured on it
-        repeated = loop.parent is not None or isinstance(loop.scope.node, cst.FunctionDef) or _in_lambda(site, loop)
+        # function, another loop) by the time the run measured on it; a loop of unknown length that
+        # took most of the cell (``while unvisited:``), by its scanning lines' share of it
+        nested = loop.parent is not None or isinstance(loop.scope.node, cst.FunctionDef) or _in_lambda(site, loop)
+        repeated = nested or (lookups is None and _line_share(site, node) >= ALONE_SHARE)
         small = lookups is not None and lookups * n < MIN_COMPARISONS
         if (small or lookups is None) and not (repeated and site.share >= ALONE_SHARE):
             continue
-        grew = container.value in assigned_names(loop.node)
+        grew = container.value in assigned_names(loop.node) and not text.endswith("when sampled")
         listed = f"a list that grew to {n:,} items" if grew else text
         if lookups is not None and not small:
             times = f", {lookups:,} times (up to {lookups * n:,} comparisons)"
-        else:
+        elif nested:
             times = ", in a loop that itself runs once per row or call"
-        word = f"`{op}`" if op == "in" else "`.index()`"
+        else:
+            times = ", at every step of a loop the run could not count"
+        word = f"`{op}`" if op == "in" else f"`{op}`" if op.endswith("()") else f"`{op}()`"
         if array:  # ndarray.__contains__ is (a == x).any(): every element compared, a new array each test
             times = times.replace("comparisons", "element comparisons")
             evidence = (f"{run.took(site)}: each `in` test compares the item with all {n:,} elements of "
@@ -368,8 +388,16 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
         else:
             evidence = f"{run.took(site)}: each {word} test scans {container.value}, {listed}, item by item{times}"
         return Explained("AIP202", site, node, evidence, {"items": n, "lookups": lookups}, at=node,
-                         advice=ARRAY_ADVICE if array else None)
+                         advice=ARRAY_ADVICE if array else SCAN_ADVICE.get(op))
     return None
+
+
+def _line_share(site: Site, node: cst.CSTNode) -> float:
+    """The share of the site's time on the lines of ``node``."""
+    span = site.code.span(node)
+    if span is None or site.seconds <= 0:
+        return 0.0
+    return sum(h.seconds for h in site.lines if span[0] <= h.line <= span[1]) / site.seconds
 
 
 def _in_lambda(site: Site, loop: Loop) -> bool:
@@ -382,6 +410,9 @@ def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
         n = _length(live) if isinstance(live, (list, tuple)) else None
         if n is None:
             return None
+        sampled = site.size_of(name) if site.type_of(name) in ("list", "tuple") else None
+        if sampled is not None and sampled > n:  # emptied by the loop (``unvisited.remove(current)``)
+            return sampled, f"{site.described(name) or f'a list of {sampled:,} items'} when sampled"
         d = describe(live, user_code=False)
         return n, d.text if d is not None else f"a list of {n:,} items"
     t, n = site.type_of(name), site.size_of(name)
