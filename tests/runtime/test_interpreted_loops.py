@@ -274,8 +274,8 @@ def test_a_function_called_per_step_is_found_by_its_operators_when_no_value_was_
 
 
 def test_list_scans_by_count_min_and_remove_are_membership_tests_by_another_name(ip: Any) -> None:
-    report = measured(ip, "import random\nrandom.seed(3)\nwords = [f'w{random.randrange(900)}' for _ in range(5_000)]\n",
-                      "freq = [words.count(w) for w in words]\n")
+    setup = "import random\nrandom.seed(3)\nwords = [f'w{random.randrange(900)}' for _ in range(5_000)]\n"
+    report = measured(ip, setup, "freq = [words.count(w) for w in words]\n")
     (found,) = shown(report, "AIP202")
     assert "each `.count()` test scans words" in found.message and "collections.Counter" in found.message
     setup = ("import random\nrandom.seed(5)\nnodes = 1_800\n"
