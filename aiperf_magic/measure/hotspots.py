@@ -30,6 +30,7 @@ from types import CodeType, FrameType
 from typing import TYPE_CHECKING, Any
 
 from ..report import Hotspot
+from .awaiting import awaiting_stack
 from .probes.threads import ThreadCpuReader
 from .shares import ThreadShares
 from .stacks import Attribution, UserLine, attribute, find_cell_file, frame_line, label, user_stack
@@ -42,6 +43,7 @@ MAX_FUNCTION_LINES = 50
 # A line's samples at which its names are read (see .linelook): it has proved hot, and once more later.
 # Here, not in .linelook, which loads only when a line gets that hot (or with the warm-up).
 READ_AT = (2, 8)
+_NOTHING = object()  # no await seen (an awaited None is a value)
 MAX_THREADS = 64  # other threads' stacks read per tick (in turn, when there are more)
 # Sample every thread (False: the cell's own thread only, as aiperf did before; benchmarks compare)
 SAMPLE_ALL_THREADS = True
@@ -191,12 +193,33 @@ class LineSampler:
             if main and stack is None and self.filename is None:
                 self.filename = self._awaited_file(frame)  # the cell awaits: its coroutines run from the loop
                 stack = user_stack(frame, self._root_code, self.filename) if self.filename else None
+            awaited = _NOTHING
+            if main and stack is None:
+                stack, awaited = self._suspended()  # the cell waits at an await: where it is suspended
             if not stack:
                 continue
             a = attribute(stack, cell_file=self.filename, line_offset=self._line_offset)
+            if awaited is not _NOTHING and a.lines:  # what the line awaits: "await to_thread", "await Future"
+                a.lines[0].callee = f"await {a.lines[0].callee or type(awaited).__name__}"
             if a.lines:
                 found.append((ident, a))
         return found
+
+    def _suspended(self) -> tuple[list[FrameType] | None, Any]:
+        """The frames of the cell's coroutines suspended at an ``await`` (innermost first, up to
+        ``run_code``), and what the innermost awaits; (None, _NOTHING) when the cell has none."""
+        def is_cell(name: str) -> bool:
+            return name == self.filename if self.filename is not None else (
+                name in self._cell_files and name not in self._files_before)
+
+        found = awaiting_stack(is_cell)
+        if found is None:
+            return None, _NOTHING
+        frames, awaited = found
+        if self.filename is None:
+            self.filename = next(f.f_code.co_filename for f in frames if is_cell(f.f_code.co_filename))
+        cut = next((i for i, f in enumerate(frames) if f.f_code is self._root_code), len(frames))
+        return frames[:cut], awaited
 
     def _awaited_file(self, frame: FrameType) -> str | None:
         """The measured cell's file, found on a stack of the cell's thread outside ``run_code``: a

@@ -292,3 +292,23 @@ def test_list_scans_by_count_min_and_remove_are_membership_tests_by_another_name
         "            dist[neighbour] = dist[current] + weight\n"))
     found = shown(report, "AIP202")
     assert found and found[0].line in (5, 6) and "heap" in found[0].message, [f.message for f in found]
+
+
+def test_calls_awaited_one_by_one_in_a_loop_are_found_and_gathered_ones_are_not(ip: Any) -> None:
+    setup = "import asyncio, time\nitems = list(range(30))\n"
+    report = measured(ip, setup, (
+        "async def fetch_all(items):\n"
+        "    out = []\n"
+        "    for i in items:\n"
+        "        out.append(await asyncio.to_thread(time.sleep, 0.01))\n"
+        "    return out\n"
+        "\n"
+        "results = await fetch_all(items)\n"))
+    (found,) = shown(report, "AIP402")
+    assert found.line == 4 and "suspended at `await`, one iteration at a time" in found.message
+    assert "30 calls" in found.message and "asyncio.gather" in found.message
+    # the cell's time went to the line it waited on, not to nowhere
+    assert max(h.share for h in report.hotspots) > 0.8
+    report = measured(ip, setup, (
+        "results = await asyncio.gather(*(asyncio.to_thread(time.sleep, 0.05) for i in items))\n"))
+    assert not shown(report, "AIP402")

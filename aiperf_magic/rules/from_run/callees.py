@@ -14,6 +14,8 @@ from collections.abc import Iterable
 
 from ...report import Hotspot
 
+# a coroutine of the cell suspended at an ``await`` (the sampler names what it awaits: "await Future")
+AWAITING = "await "
 MODEL_CALLEES = ("Module._wrapped_call_impl", "Module._call_impl", "Tensor.backward", "backward",
                  "Optimizer.", "_disable_dynamo", "GradScaler.")
 LOADER_CALLEES = ("_BaseDataLoaderIter.__next__", "_SingleProcessDataLoaderIter", "default_collate", "collate")
@@ -23,7 +25,7 @@ PANDAS_CALLEES = ("DataFrame.", "Series.", "NDFrame.", "_LocationIndexer.", "_iL
 READ_CALLEES = ("read_csv", "read_table", "read_json", "read_excel", "read_parquet", "TextFileReader.", "_read",
                 "loadtxt", "genfromtxt")
 WAIT_CALLEES = ("sleep", "urlopen", "get", "post", "request", "Session.", "recv", "recv_into", "readinto",
-                "_wait_for_tstate_lock", "wait", "acquire", "result", "select", "poll", "connect")
+                "_wait_for_tstate_lock", "wait", "acquire", "result", "select", "poll", "connect", AWAITING)
 
 # pandas called per row: an indexer, a column lookup, a row iterator (not a whole-column method)
 PER_ROW_CALLEES = ("_LocationIndexer.", "_iLocIndexer.", "_LocIndexer.", "_AtIndexer.", "_iAtIndexer.",

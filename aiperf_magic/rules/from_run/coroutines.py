@@ -14,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..evidence import loop_iterations
+from .callees import AWAITING
 from .loading import WAIT_SHARE
 from .run import Explained, Run
 from .shapes import work_shares
@@ -31,6 +32,8 @@ FIX = "the call becomes await asyncio.to_thread(...) or an async client's: chose
 def blocking_coroutine(site: Site, run: Run) -> Explained | None:
     if site.code is not run.cell or not counts(site) or work_shares(site).get("wait", 0.0) < WAIT_SHARE:
         return None  # a blocking call: a socket, a sleep, a lock (the sampler sees it waiting there)
+    if site.callee_share((AWAITING,)) >= 0.5:
+        return None  # suspended at an await: the event loop runs the others meanwhile
     func = _async_def(site)
     if func is None:
         return None
@@ -78,3 +81,61 @@ def _call_text(site: Site) -> str:
     function (a builtin of C, such as ``time.sleep``, has no frame of its own)."""
     calls = site.code.calls_on(site.hottest.line)
     return f"{calls[0].qname or site.code.cell.code(calls[0].node.func)}" if calls else "a blocking call"
+
+
+AWAIT_ADVICE = ("Each iteration awaits its call before the next one starts, so the calls run one after another: "
+                "make the coroutines first and await them together (asyncio.gather(*(...)), or asyncio.TaskGroup)")
+AWAIT_FIX = ("gather starts every call at once (a server may limit how many it takes) and raises the first error "
+             "after all have started: written by hand, with a semaphore where the server needs one")
+
+
+def awaited_one_by_one(site: Site, run: Run) -> Explained | None:
+    """``for url in urls: r = await asyncio.to_thread(requests.get, url)``: a loop that awaits each
+    call before making the next; the run shows the cell suspended at that ``await`` for most of the
+    loop's time, each iteration's call independent of the last."""
+    from ..concurrency.blocking_io import chained_requests
+
+    loop = site.loop
+    if loop is None or site.code is not run.cell or not counts(site) or not isinstance(loop.node, cst.For):
+        return None
+    if site.callee_share((AWAITING,)) < WAIT_SHARE or chained_requests(loop):
+        return None
+    awaits = [node for node in _awaits(loop.node) if (span := site.code.span(node)) is not None
+              and any(span[0] <= h.line <= span[1] for h in site.lines)]
+    n = site.loop_count or loop_iterations(loop.node, run.namespace) or _argument_length(run, loop)
+    if not awaits or (n is not None and n < MIN_COROUTINES):
+        return None
+    each = f"{n:,} calls" if n else "its calls"
+    evidence = (f"{run.took(site)} suspended at `await`, one iteration at a time: the loop waited for each of "
+                f"{each} before starting the next")
+    return Explained("AIP402", site, awaits[0], evidence, {"requests": n}, at=awaits[0], advice=AWAIT_ADVICE,
+                     fix_reason=AWAIT_FIX)
+
+
+def _awaits(node: cst.CSTNode) -> list[cst.Await]:
+    out: list[cst.Await] = []
+    stack = [node]
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, (cst.FunctionDef, cst.Lambda)) and sub is not node:
+            continue
+        if isinstance(sub, cst.Await):
+            out.append(sub)
+        stack.extend(sub.children)
+    return out
+
+
+def _argument_length(run: Run, loop: object) -> int | None:
+    """The length of what a loop of an ``async def`` walks, when it is a parameter the cell's call of
+    that function passed a live list (``fetch_all(urls)``)."""
+    from .run import MISSING
+
+    it = getattr(getattr(loop, "node", None), "iter", None)
+    if not isinstance(it, cst.Name):
+        return None
+    site_like = type("S", (), {"code": run.cell, "loop": loop})()
+    live = run.live(site_like, it.value)  # type: ignore[arg-type]
+    try:
+        return len(live) if live is not MISSING else None  # type: ignore[arg-type]
+    except TypeError:
+        return None

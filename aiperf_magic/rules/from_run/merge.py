@@ -26,7 +26,7 @@ from ..fixing import edits_for, to_fix
 from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
-from .coroutines import blocking_coroutine
+from .coroutines import awaited_one_by_one, blocking_coroutine
 from .flatten import list_rebuilt, list_sum, text_grown
 from .helpers import caller_of, helper_sites, top_function
 from .interpreted import interpreted_loop
@@ -50,8 +50,9 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
-    (blocking_io, blocking_apply, blocking_coroutine), (db_queries,), (db_commits, file_appends), (list_sum,),
-    (list_rebuilt, text_grown), (file_reread,), (numeric_loop,), (interpreted_loop,),
+    (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one), (db_queries,),
+    (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread,), (numeric_loop,),
+    (interpreted_loop,),
 )
 
 
