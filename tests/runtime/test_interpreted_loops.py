@@ -312,27 +312,3 @@ def test_calls_awaited_one_by_one_in_a_loop_are_found_and_gathered_ones_are_not(
     report = measured(ip, setup, (
         "results = await asyncio.gather(*(asyncio.to_thread(time.sleep, 0.05) for i in items))\n"))
     assert not shown(report, "AIP402")
-
-
-def test_a_model_kept_in_train_mode_for_predictions_is_told_its_graphs_go_unused(ip: Any) -> None:
-    pytest.importorskip("torch")
-    setup = ("import torch\nfrom torch import nn\ntorch.manual_seed(0)\n"
-             "model = nn.Sequential(nn.Linear(256, 512), nn.ReLU(), nn.Dropout(0.3), nn.Linear(512, 10))\n"
-             "x = torch.randn(2_000, 256)\n")
-    report = measured(ip, setup, (
-        "model.train()\n"
-        "outs = []\n"
-        "for t in range(40):\n"
-        "    outs.append(torch.softmax(model(x), dim=1))\n"
-        "spread = torch.stack(outs).std(0).mean().item()\n"))
-    (found,) = shown(report, "AIP502")
-    assert found.line == 3 and "is in train() mode, yet nothing in the cell or its run" in found.message
-    # the same loop training: backward in the loop, nothing to say
-    report = measured(ip, setup, (
-        "opt = torch.optim.SGD(model.parameters(), lr=0.01)\n"
-        "for t in range(40):\n"
-        "    opt.zero_grad()\n"
-        "    loss = model(x).pow(2).mean()\n"
-        "    loss.backward()\n"
-        "    opt.step()\n"))
-    assert not shown(report, "AIP502")

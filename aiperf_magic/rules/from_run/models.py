@@ -29,7 +29,6 @@ MODEL_SHARE = 0.5  # of the loop's samples, inside the model's calls
 # the names of functions that evaluate a model (``evaluate``, ``predict``, ``run_inference``, ``sample``)
 EVALUATING = re.compile(r"eval|predict|infer|test|score|classify|generate|sample", re.IGNORECASE)
 TRAINING_CALLEES = ("Tensor.backward", "backward", "Optimizer.", "GradScaler.", "_engine_run_backward")
-TRAINING_METHODS = frozenset({"backward", "step", "zero_grad"})
 MIN_CALLS = 50  # fewer calls than this: compiling could not pay back its first call
 
 
@@ -52,20 +51,16 @@ def model_autograd(site: Site, run: Run) -> Explained | None:
     facts, loop, calls = site.code.facts, site.loop, site.loop_count
     direct = [c for c in loop.calls if isinstance(c.node.func, cst.Name) and c.node.func.value == name]
     # inference, as the static rule knows it: eval() mode, an evaluation function, a test split
-    never = _never_trained(site, run)
     inferring = (not getattr(model, "training", True) or any(inference_call(facts, c) for c in direct)
-                 or _evaluates(site, run) or never)
+                 or _evaluates(site, run))
     if not direct or not inferring or any(grad_off(facts, c) for c in direct) or not _grads(model):
         return None
     if site.code is not run.cell and _called_without_grad(site, run):
         return None  # the cell calls the helper under torch.no_grad() or inference_mode()
-    how = ("is in eval() mode" if not getattr(model, "training", True)
-           else "is in train() mode, yet nothing in the cell or its run steps an optimizer or calls backward"
-           if never and not any(inference_call(facts, c) for c in direct) and not _evaluates(site, run)
-           else "is used for evaluation")
     evidence = (f"{run.took(site)} in {name}'s calls" + (f", {calls:,} of them" if calls else "")
-                + f", with autograd on: the loop only infers ({name} {how}) and nothing computes gradients, "
-                "yet each call records a graph")
+                + f", with autograd on: the loop only infers ({name} "
+                + ("is in eval() mode" if not getattr(model, "training", True) else "is used for evaluation")
+                + ") and nothing computes gradients, yet each call records a graph")
     return Explained("AIP502", site, loop.node, evidence, {"calls": calls})
 
 
@@ -89,16 +84,6 @@ def model_dispatch(site: Site, run: Run) -> Explained | None:
     evidence = (f"{run.took(site)} in {calls:,} calls of {name}, {per_call * 1e3:.2g} ms each, of which Python's "
                 f"dispatch of its {leaves} layers is {part}")
     return Explained("AIP506", site, loop.node, evidence, {"calls": calls, "per_call_s": round(per_call, 6)})
-
-
-def _never_trained(site: Site, run: Run) -> bool:
-    """Nothing trains: the run sampled no ``backward`` or optimizer anywhere, and neither the measured
-    cell nor the function holding the loop calls ``backward``, ``step`` or ``zero_grad`` (a model kept in
-    ``train()`` for Monte Carlo dropout, called 30 times for predictions)."""
-    if trained(run):
-        return False
-    codes = {id(site.code.facts): site.code.facts, id(run.cell.facts): run.cell.facts}
-    return not any(c.method in TRAINING_METHODS for facts in codes.values() for c in facts.calls)
 
 
 def _called_without_grad(site: Site, run: Run) -> bool:
