@@ -29,6 +29,14 @@ def names_used(node: cst.CSTNode) -> set[str]:
     return {n.value for n in walk(node) if isinstance(n, cst.Name)}
 
 
+def names_read(node: cst.CSTNode) -> set[str]:
+    """The variables ``node`` reads: its names, less attribute names (``mean`` in ``img.mean()``) and
+    keyword names (``dim`` in ``f(dim=1)``), which are not variables."""
+    skip = {id(n.attr) for n in walk(node) if isinstance(n, cst.Attribute)}
+    skip |= {id(a.keyword) for a in walk(node) if isinstance(a, cst.Arg) and a.keyword is not None}
+    return {n.value for n in walk(node) if isinstance(n, cst.Name) and id(n) not in skip}
+
+
 def is_arithmetic(node: cst.CSTNode) -> bool:
     """True when ``node``'s value is a number computed right here: ``x * 2``, ``-x``,
     ``math.sqrt(x)``, ``a[i] + b[i]``, ``x if x > 0 else -x``.

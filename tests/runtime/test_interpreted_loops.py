@@ -252,7 +252,7 @@ def test_side_by_side_comprehensions_in_a_function_called_from_a_loop_are_found(
         "    return tp, fp\n"
         "\n"
         "points = []\n"
-        "for threshold in np.linspace(0, 1, 60):\n"
+        "for threshold in np.linspace(0, 1, 200):\n"
         "    points.append(rates(y_true, y_prob, threshold))\n"))
     lines = {f.line for f in shown(report, "AIP201")}
     assert lines and lines <= {2, 3, 4}, lines

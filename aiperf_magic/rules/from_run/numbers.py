@@ -20,7 +20,7 @@ import libcst as cst
 
 from ...cell.tree import walk_all
 from ...sizing import describe, kind
-from ..exprs import is_scalar_arithmetic, names_used
+from ..exprs import is_scalar_arithmetic, names_read, names_used
 from ..facts import Loop, Scope, unwrap_iterable
 from .callers import argument_text, inlined_seconds, loops_above
 from .logic import numbers_only
@@ -80,7 +80,9 @@ def numeric_loop(site: Site, run: Run) -> Explained | None:
         what = what.replace("one element at a time", f"one {element[2]} of {element[0]}{described} at a time")
     tensor = _tensor(site, run, element[0]) if element is not None else _walks_tensors(site, run, loop)
     if tensor and element is None and not total:
-        what = "torch operations on one element of a tensor at a time (each item a 0-d tensor)"
+        item = _tensor_item(site, run, loop)
+        what = (f"torch operations on one item of a tensor at a time (each a {item} tensor)" if item
+                else "torch operations on one element of a tensor at a time (each item a 0-d tensor)")
     how = f" ({loop_text})" if loop_text else (f", {n:,} iterations" if n else "")
     if stacked and calls is not None:
         how += f", in a function the run saw called {calls:,} times or more from loops"
@@ -128,22 +130,22 @@ def carried(loop: Loop, stored: frozenset[str] = frozenset()) -> bool:
     for sub in walk_all(node.body):
         kept = _stores(sub, stored)
         if kept is not None:
-            events.append(("read", names_used(kept)))
+            events.append(("read", names_read(kept)))
             continue
         if isinstance(sub, cst.Assign):
-            value = names_used(sub.value)
+            value = names_read(sub.value)
             events.append(("read", value))
             for target in sub.targets:
                 if _writes_what_it_reads(target.target, value, events):
                     return True
         elif isinstance(sub, cst.AugAssign):
-            events.append(("read", names_used(sub.value)))
+            events.append(("read", names_read(sub.value)))
             if isinstance(sub.target, cst.Name):
                 events.append(("total", {sub.target.value}))
         elif isinstance(sub, (cst.If, cst.While)):
-            events.append(("read", names_used(sub.test)))
+            events.append(("read", names_read(sub.test)))
         elif isinstance(sub, cst.Expr):
-            events.append(("read", names_used(sub.value)))
+            events.append(("read", names_read(sub.value)))
     written = {n for what, names in events if what == "write" for n in names}
     totals = {n for what, names in events if what == "total" for n in names}
     done: set[str] = set()
@@ -196,10 +198,10 @@ def _writes_what_it_reads(target: cst.BaseExpression, value: set[str], events: l
     if isinstance(target, cst.Subscript):
         root: cst.BaseExpression = target
         while isinstance(root, cst.Subscript):
-            events.append(("read", set().union(*(names_used(el) for el in root.slice))))
+            events.append(("read", set().union(*(names_read(el) for el in root.slice))))
             root = root.value
         return isinstance(root, cst.Name) and root.value in value
-    events.append(("write", names_used(target)))
+    events.append(("write", names_read(target)))
     return False
 
 
@@ -292,6 +294,17 @@ def _walks_tensors(site: Site, run: Run, loop: Loop) -> bool:
         "builtins.zip", "builtins.enumerate") else [cst.Arg(it)] if isinstance(it, cst.Name) else []
     names = [a.value.value for a in walked if isinstance(a.value, cst.Name)]
     return bool(names) and any(_tensor(site, run, n) for n in names)
+
+
+def _tensor_item(site: Site, run: Run, loop: Loop) -> str | None:
+    """The shape of the items of a live tensor the loop walks directly, when they are not 0-d
+    (``for img in train_images``: "(3, 32, 32)")."""
+    it = unwrap_iterable(site.code.facts, loop.iter)
+    live = run.live(site, it.value) if isinstance(it, cst.Name) else MISSING
+    shape = getattr(live, "shape", None) if live is not MISSING and kind(live) == "tensor" else None
+    if shape is None or len(shape) < 2:
+        return None
+    return "(" + ", ".join(str(int(d)) for d in tuple(shape)[1:]) + ")"
 
 
 def _flat_numbers(text: str | None) -> bool:
