@@ -54,7 +54,10 @@ def fix_in_earlier_cell(
     title = rule.fix_title
     function = _function_of(cell, node) if node is not None else None
     name = function.name.value if function is not None else (label or "the function")
-    elsewhere = f"the loop is in {name}, defined in {where}: its rewrite belongs there"
+    elsewhere = (f"the loop is in {name}, defined in {where}: its rewrite belongs there" if where else
+                 f"the loop is in {name}, which this cell defines and runs from elsewhere (a thread, a "
+                 "callback, another function): only loops at a cell's top level or in a function an earlier "
+                 "cell defined are rewritten")
     if rule.fixer is None or node is None or where is None or not where.startswith("cell ["):
         return Fix(title=title, reason=elsewhere)
     if function is None or not _top_level(cell, function):

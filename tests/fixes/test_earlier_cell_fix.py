@@ -11,9 +11,9 @@ from typing import Any, ClassVar
 import pytest
 
 from aiperf_magic.report import Finding, Hotspot, Report
-from aiperf_magic.rules.engine import analyze_cell
+from aiperf_magic.rules.engine import analyze_cell, prepare_cell
 from aiperf_magic.rules.fixing import attach_fixes
-from aiperf_magic.rules.fixing_earlier import changed_definitions
+from aiperf_magic.rules.fixing_earlier import changed_definitions, fix_in_earlier_cell
 from aiperf_magic.rules.from_run import findings_from_run
 from aiperf_magic.verification import verify
 
@@ -131,6 +131,18 @@ def test_no_fix_for_a_function_of_a_module() -> None:
     finding = next(f for f in analysis.findings if f.code == "AIP201" and f.shown)
     assert finding.fix is not None and not finding.fix.source
     assert "defined in helpers: its rewrite belongs there" in (finding.fix.reason or "")
+
+
+def test_a_loop_in_a_function_of_the_measured_cell_itself_says_so() -> None:
+    """A Thread subclass's run() defined in the measured cell: its site has no earlier cell to name."""
+    source = ("import threading\n\nclass Worker(threading.Thread):\n    def run(self):\n"
+              "        for _ in range(10):\n            pass\n")
+    prepared = prepare_cell(source)
+    finding = Finding(code="AIP401", message="threads", line=5)
+    fix = fix_in_earlier_cell(finding, source, prepared.cell, prepared.facts, None, None, None, {},
+                              label="Worker.run")
+    assert not fix.source and "None" not in (fix.reason or "")
+    assert fix.reason is not None and fix.reason.startswith("the loop is in Worker.run, which this cell defines")
 
 
 def test_only_changed_definitions_and_imports_are_rebound() -> None:
