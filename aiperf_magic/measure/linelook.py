@@ -218,6 +218,8 @@ def _iterator_count(it: Any, text: str) -> tuple[int | None, str | None]:
             n = len(seq)
         except Exception:
             return None, None
+        if n == 0:
+            return None, None  # an exhausted iterator reduces to an empty tuple, whatever it walked
         described = describe(seq, user_code=False)
         held = described.text if described is not None else type(seq).__name__
         return n, f"{text}: {n:,} iterations, the length of a {held}"

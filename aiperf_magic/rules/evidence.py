@@ -21,6 +21,7 @@ from ..sizing import kind as kind_of
 from ..sizing import measure  # shared with the sampler, which must not load the rules
 
 MIN_SHARE = 0.05  # of the run's sampled time: below it, the lines cost nothing worth a card
+MIN_SECONDS = 0.01  # whatever their share, lines that took a few milliseconds on small data cost nothing
 LARGE = {"rows": 10_000, "items": 10_000, "elements": 1_000_000}  # data sizes at which a trap bites
 # Codes whose harm is not the time their lines take (a deprecation warns every time the code runs):
 # the run cannot weigh them by time; they are shown when the cell ran them.
@@ -84,7 +85,7 @@ def weigh(
             finding.shown = False
             finding.hidden_reason = "preview rule, and no line timing in this run to show that it matters"
         return
-    if share >= MIN_SHARE or large:
+    if (share >= MIN_SHARE and seconds >= MIN_SECONDS) or large:
         return
     data = ", ".join(f"{n:,} {kind}" for kind, n in found.items()) or "small data"
     what = "preview rule: shown only when the run shows it matters; " if finding.preview else ""

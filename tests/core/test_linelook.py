@@ -169,3 +169,17 @@ def test_a_cell_run_again_reuses_the_facts_of_its_equal_code_and_only_the_last_f
         lineinfo.code_facts({}, compile(f"x = {k}\n", "<cell-x>", "exec"))
     assert len(lineinfo._KEPT) == lineinfo.KEPT_CODES
     assert lineinfo.code_facts({}, again) is not facts  # pushed out by sixteen newer cells
+
+
+def test_a_comprehension_iterator_is_sized_by_its_sequence_until_it_is_exhausted() -> None:
+    """A list iterator reduces to its list while it runs and to an empty tuple once done: an exhausted
+    one is no measure of how many items the comprehension walked."""
+    from aiperf_magic.measure.linelook import _iterator_count
+
+    items = list(range(400))
+    it = iter(items)
+    next(it)
+    assert _iterator_count(it, "items")[0] == 400
+    for _ in it:
+        pass
+    assert _iterator_count(it, "items") == (None, None)

@@ -312,3 +312,59 @@ def test_calls_awaited_one_by_one_in_a_loop_are_found_and_gathered_ones_are_not(
     report = measured(ip, setup, (
         "results = await asyncio.gather(*(asyncio.to_thread(time.sleep, 0.05) for i in items))\n"))
     assert not shown(report, "AIP402")
+
+
+def test_a_function_the_cell_defines_and_calls_per_element_gets_its_callers_time(ip: Any) -> None:
+    """The sampler gives a function of the measured cell its own lines' time, so the loop calling it
+    looks cheap; the loop with the cell's functions it calls is the cost (a logistic score per pair)."""
+    setup = ("import math\nimport random\nrandom.seed(8)\n"
+             "users = [[random.gauss(0, 1) for _ in range(3)] for _ in range(1_500)]\n"
+             "items = [[random.gauss(0, 1) for _ in range(3)] for _ in range(400)]\n")
+    report = measured(ip, setup, (
+        "def sigmoid(z):\n"
+        "    return 1.0 / (1.0 + math.exp(-z))\n"
+        "\n"
+        "def score(u, v):\n"
+        "    return sigmoid(u[0] * v[0] + u[1] * v[1] + u[2] * v[2])\n"
+        "\n"
+        "def scores_for(u):\n"
+        "    return [score(u, v) for v in items]\n"
+        "\n"
+        "table = [scores_for(u) for u in users]\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 8, found.message
+    assert "score() called on one element at a time, 600,000 calls" in found.message
+    assert "with score(), sigmoid() it calls" in found.message
+
+
+def test_a_function_the_cell_defines_that_works_on_whole_arrays_is_not_per_element(ip: Any) -> None:
+    setup = "import numpy as np\nrng = np.random.default_rng(9)\nbatches = [rng.random(200_000) for _ in range(60)]\n"
+    report = measured(ip, setup, (
+        "def standardise(x):\n"
+        "    return (x - x.mean()) / x.std()\n"
+        "\n"
+        "scaled = [standardise(b) for b in batches]\n"))
+    assert not shown(report, "AIP201")
+
+
+def test_calls_from_a_comprehension_over_zipped_columns_are_counted(ip: Any) -> None:
+    """Its iterator has no length for the sampler to read: the columns it zips have one."""
+    setup = ("import numpy as np\nimport pandas as pd\n"
+             "def cubic_root(b, a, guess=1.0):\n"
+             "    x = guess\n"
+             "    for _ in range(40):\n"
+             "        f = x * x * x + a * x - b\n"
+             "        if abs(f) < 1e-12:\n"
+             "            break\n"
+             "        x -= f / (3 * x * x + a)\n"
+             "    return x\n"
+             "rng = np.random.default_rng(4)\n"
+             "eqs = pd.DataFrame({'a': rng.uniform(0.5, 3.0, 100_000), 'b': rng.uniform(1.0, 50.0, 100_000)})\n")
+    pd = pytest.importorskip("pandas")
+    assert pd is not None
+    report = measured(ip, setup, (
+        "eqs['x'] = [cubic_root(b, a)\n"
+        "            for b, a in zip(eqs['b'], eqs['a'])]\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line in (1, 2), found.message
+    assert "cubic_root(), called once per element 100,000 times" in found.message, found.message

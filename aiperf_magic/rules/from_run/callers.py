@@ -18,6 +18,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ...report import Hotspot
+from ..evidence import loop_iterations
 from .helpers import top_function
 from .run import Run
 from .sites import Site, code_of_file
@@ -57,9 +58,20 @@ def loops_above(run: Run, function: str) -> tuple[bool, int | None]:
         h = up[0]
         if h.loop_line is not None:
             in_loop = True
-            total = total * h.loop_count if (total is not None and h.loop_count) else None
+            count = h.loop_count or _sized_in_cell(run, h)
+            total = total * count if (total is not None and count) else None
         name = top_function(h.function) if h.function else None
     return in_loop, (total if in_loop else None)
+
+
+def _sized_in_cell(run: Run, h: Hotspot) -> int | None:
+    """The length of the measured cell's innermost loop around ``h`` (one of the cell's own lines),
+    from the live values it walks, where the sampler could not count it (a comprehension over a
+    ``zip`` of columns: its iterator has no length)."""
+    if not any(h is c for c in run.report.hotspots):
+        return None
+    loops = run.cell.loops_at(h.line)
+    return loop_iterations(loops[0].node, run.namespace) if loops else None
 
 
 def loop_free(run: Run, function: str) -> bool:

@@ -26,10 +26,12 @@ nested in others the run saw.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import libcst as cst
 
+from ... import units as fmt
 from ...cell.tree import walk_all
 from ...report import Hotspot
 from ...sizing import kind
@@ -38,6 +40,7 @@ from ..evidence import loop_iterations
 from ..exprs import names_used
 from ..facts import Loop
 from .callers import SMALL_ITEM, loops_above
+from .cellcalls import bodies, callees, lines_of, reached, seconds_by_function
 from .helpers import top_function
 from .numbers import MIN_ITERATIONS, OWN_SHARE, TENSOR_ADVICE, _function_name, _own, carried
 from .run import MISSING, Explained, Run
@@ -68,7 +71,7 @@ ITEMS_ADVICE = ("Small operations on a few numbers per item, one item at a time:
 
 def interpreted_loop(site: Site, run: Run) -> Explained | None:
     loop = site.loop
-    if loop is None or loop.kind == "while" or not counts(site) or _family_share(site, run) < DOMINANT:
+    if loop is None or loop.kind == "while" or not counts(_inclusive(site, run)) or _family_share(site, run) < DOMINANT:
         return None
     if work_shares(site).get("python", 0.0) < PYTHON_WORK:
         return None  # pandas, a loader, a model, waits, NumPy on whole arrays: other shapes
@@ -79,10 +82,13 @@ def interpreted_loop(site: Site, run: Run) -> Explained | None:
     if outer is not None and site.code is not run.cell:
         stacked, calls = loops_above(run, top_function(site.hottest.function) or _function_name(loop))
         outer = outer * calls if stacked and calls is not None else outer  # a helper called from loops
+    elif outer is not None and _function_name(loop):  # a function of the measured cell, called from its loops
+        calls = _calls_from_loops(run, site, _function_name(loop))
+        outer = outer * calls if calls is not None else outer
     if carried(loop):
         return _carried(site, run, loop, n, outer)
-    via = _called(site)
-    if _own(site, run) < OWN_SHARE:
+    via = _called(site, run)
+    if _own(site, run) * _not_in_callees(site, run) < OWN_SHARE:
         return _calls(site, run, loop, n, outer, via) if via else None
     return _items(site, run, loop, n, outer)
 
@@ -94,7 +100,8 @@ def _calls(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None, v
     total = _times(n, outer)
     if total is None or total < MIN_ITERATIONS:
         return None
-    evidence = f"{run.took(site)}: {via}() called on one element at a time, {total:,} calls, its time Python arithmetic"
+    evidence = (f"{_took(site, run)}: {via}() called on one element at a time, {total:,} calls, "
+                "its time Python arithmetic")
     return Explained("AIP201", site, loop.node, evidence, {"iterations": total, "calls": total},
                      advice=CALLS_ADVICE, fix_reason=_BY_HAND, fallback=True)
 
@@ -210,7 +217,8 @@ def _linear(expr: cst.BaseExpression, y: str) -> bool:
 def _with_callees(site: Site, run: Run) -> list[Hotspot]:
     """The site's lines and those of the user's functions they called (one level down, by name)."""
     called = {top_function(v) for h in site.lines for v in h.via}
-    return list(site.lines) + [h for h in run.report.function_lines if top_function(h.function) in called]
+    return (list(site.lines) + [h for h in run.report.function_lines if top_function(h.function) in called]
+            + callees(site, run)[1])
 
 
 def _numbers(site: Site, run: Run) -> bool:
@@ -281,26 +289,69 @@ def _family_share(site: Site, run: Run) -> float:
         return site.share
     lines = run.report.hotspots if site.code is run.cell else [
         h for h in run.report.function_lines if h.file == site.hottest.file]
-    return max(site.share, min(1.0, sum(h.share for h in lines if span[0] <= h.line <= span[1])))
+    family = [h for h in lines if span[0] <= h.line <= span[1]]
+    if site.code is run.cell:  # and the lines of the cell's functions they call (the sampler gives them their own)
+        inside = {id(h) for h in family}
+        family += [h for h in lines_of(run, reached(run, *span)) if id(h) not in inside]
+    return max(site.share, min(1.0, sum(h.share for h in family)))
 
 
-def _called(site: Site) -> str | None:
-    """The user function the site's lines spent their time in, when one took most of it."""
+def _called(site: Site, run: Run) -> str | None:
+    """The user function the site's lines spent their time in, when one took most of it: named by
+    the sampler's stacks, or, for the measured cell's own functions, by the time on their lines."""
     total: dict[str, float] = {}
     for h in site.lines:
         for function, samples in h.via.items():
             name = top_function(function)
             total[name] = total.get(name, 0.0) + h.seconds * samples / max(1, h.samples)
+    whole = site.seconds
+    names, lines = callees(site, run)
+    if any(_in_own_loop(run, h.line, site) for h in lines):
+        return None  # a loop of the called function is a site of its own, explained there
+    if not total and names:
+        by_function = seconds_by_function(run, names)
+        total = {names[0]: sum(by_function.values())}  # the function the site calls, with what it calls
+        whole += total[names[0]]
     if not total:
         return None
     name, seconds = max(total.items(), key=lambda kv: kv[1])
-    return name if seconds >= 0.5 * site.seconds else None
+    return name if seconds >= 0.5 * whole else None
+
+
+def _in_own_loop(run: Run, line: int, site: Site) -> bool:
+    """``line`` (in a function of the measured cell) runs inside a loop other than the site's own."""
+    return any(site.loop is None or loop.node is not site.loop.node for loop in run.cell.loops_at(line))
+
+
+def _inclusive(site: Site, run: Run) -> Site:
+    """The site with the hot lines of the measured cell's functions it calls, as one."""
+    lines = callees(site, run)[1]
+    return replace(site, lines=site.lines + lines) if lines else site
+
+
+def _not_in_callees(site: Site, run: Run) -> float:
+    """The share of the site's time with the measured cell's functions it calls that stayed on its
+    own lines (1.0 when it calls none)."""
+    elsewhere = sum(h.seconds for h in callees(site, run)[1])
+    return site.seconds / (site.seconds + elsewhere) if site.seconds + elsewhere > 0 else 1.0
+
+
+def _took(site: Site, run: Run) -> str:
+    """``run.took(site)``, counting the time of the measured cell's functions the site calls."""
+    names, lines = callees(site, run)
+    if not lines:
+        return run.took(site)
+    share = min(1.0, site.share + sum(h.share for h in lines))
+    called = ", ".join(f"{n}()" for n in names[:3])
+    return f"{run.lines(site)}, with {called} it calls, took {fmt.percent(share)} of the {fmt.seconds(run.wall_s)} cell"
 
 
 def _per_element(run: Run, function: str) -> bool:
     """The run saw ``function`` (and what it calls) work on scalars or a few values per call: no array
     of more than ``SMALL_ITEM`` items, and no pandas, loader or model time."""
     lines = [h for h in run.report.function_lines if top_function(h.function) == function]
+    if not lines and function in bodies(run):
+        return _small(lines_of(run, [function, *reached(run, *bodies(run)[function])]))
     if not lines:
         return False
     called = {top_function(v) for h in lines for v in h.via}
