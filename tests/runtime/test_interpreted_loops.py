@@ -110,6 +110,22 @@ def test_text_grown_at_the_top_level_is_found_and_not_called_arithmetic(ip: Any)
     assert not shown(report, "AIP203") and not shown(report, "AIP201")
 
 
+def test_bytes_grown_from_a_stream_of_unknown_length_are_counted_by_their_chunks(ip: Any) -> None:
+    """A generator's chunks have no count to read: the chunk the cell kept says how many made the
+    whole; a join of the same chunks is left alone."""
+    setup = ("def stream(total, size=8192):\n"
+             "    block = bytes(range(256)) * (size // 256)\n"
+             "    for _ in range(total // size):\n"
+             "        yield block\n")
+    report = measured(ip, setup, "content = b''\nfor chunk in stream(4 * 2**20):\n    content += chunk\n")
+    (found,) = shown(report, "AIP203")
+    assert found.line == 3 and "content grew by + at each of about 512 iterations" in found.message
+    assert "b''.join(chunks)" in found.message and "never grown in place" in found.message
+    report = measured(ip, setup, "parts = []\nfor chunk in stream(4 * 2**20):\n    parts.append(chunk)\n"
+                                 "content = b''.join(parts)\n")
+    assert not shown(report, "AIP203")
+
+
 def test_whole_array_work_in_each_call_is_not_one_element_at_a_time(ip: Any) -> None:
     report = measured(ip, (
         "import numpy as np\n"
@@ -368,3 +384,96 @@ def test_calls_from_a_comprehension_over_zipped_columns_are_counted(ip: Any) -> 
     (found,) = shown(report, "AIP201")
     assert found.line in (1, 2), found.message
     assert "cubic_root(), called once per element 100,000 times" in found.message, found.message
+
+
+@pytest.fixture
+def slow_server(tmp_path: Any) -> Any:
+    """A local HTTP server in a process of its own that takes 15 ms to answer each request."""
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(
+        "import http.server, sys, time\n"
+        "class H(http.server.BaseHTTPRequestHandler):\n"
+        "    def do_GET(self):\n"
+        "        time.sleep(0.015)\n"
+        "        body = b'{\"value\": 1}'\n"
+        "        self.send_response(200)\n"
+        "        self.send_header('Content-Length', str(len(body)))\n"
+        "        self.end_headers()\n"
+        "        self.wfile.write(body)\n"
+        "    def log_message(self, *a):\n"
+        "        pass\n"
+        "http.server.HTTPServer(('127.0.0.1', int(sys.argv[1])), H).serve_forever()\n", encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([sys.executable, str(script), str(port)])
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            break
+        except OSError:
+            time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.kill()
+    server.wait()
+
+
+def test_requests_of_a_client_named_by_its_own_class_are_network_waits(ip: Any, slow_server: str) -> None:
+    """urllib3's PoolManager sends through ``RequestMethods.request``: the verb, not the class, says
+    the call waits for an answer."""
+    pytest.importorskip("urllib3")
+    setup = (f"import json\nimport urllib3\nhttp = urllib3.PoolManager()\nbase = {slow_server!r}\n"
+             "symbols = list(range(50))\n")
+    report = measured(ip, setup, (
+        "quotes = {}\n"
+        "for symbol in symbols:\n"
+        "    resp = http.request('GET', f'{base}/item/{symbol}')\n"
+        "    quotes[symbol] = json.loads(resp.data)['value']\n"))
+    (found,) = shown(report, "AIP402")
+    assert found.line == 2 and "waiting on the network, 50 requests one after another" in found.message
+
+
+def test_network_callees_are_told_by_their_verb() -> None:
+    from aiperf_magic.rules.from_run.callees import is_network
+
+    assert is_network("RequestMethods.request") and is_network("PoolManager.urlopen") and is_network("urlopen")
+    assert not is_network("Series.get") and not is_network("DataFrame.apply") and not is_network("Random.choice")
+
+
+def test_a_list_scanned_inside_an_applied_lambda_is_a_scan_per_row(ip: Any) -> None:
+    pytest.importorskip("pandas")
+    setup = ("import numpy as np\nimport pandas as pd\nrng = np.random.default_rng(12)\n"
+             "vocab = [f'w{i}' for i in range(3_000)]\n"
+             "tokens = pd.Series(rng.choice(vocab, 40_000))\nstop = vocab[::2]\n")
+    report = measured(ip, setup, "kept = tokens[tokens.map(lambda w: w not in stop)]\n")
+    (found,) = shown(report, "AIP202")
+    assert found.line == 1 and "each `in` test scans stop, list of 1,500 str" in found.message
+    assert "once for each of 40,000 rows of tokens" in found.message and "a set built once" in found.message
+    report = measured(ip, setup + "stop_set = set(stop)\n", "kept = tokens[tokens.map(lambda w: w not in stop_set)]\n")
+    assert not shown(report, "AIP202")
+
+
+def test_a_queue_taken_from_the_front_of_a_list_is_found_and_a_deque_is_not(ip: Any) -> None:
+    setup = "import collections\njobs = list(range(120_000))\n"
+    report = measured(ip, setup, (
+        "queue = list(jobs)\n"
+        "done = 0\n"
+        "while queue:\n"
+        "    job = queue.pop(0)\n"
+        "    done += job % 7\n"))
+    (found,) = shown(report, "AIP202")
+    assert found.line == 4 and "each `.pop(0)` moves every other item of queue" in found.message
+    assert "collections.deque" in found.message
+    report = measured(ip, setup, (
+        "queue = collections.deque(jobs)\n"
+        "done = 0\n"
+        "while queue:\n"
+        "    job = queue.popleft()\n"
+        "    done += job % 7\n"))
+    assert not shown(report, "AIP202")

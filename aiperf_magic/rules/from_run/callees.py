@@ -40,6 +40,15 @@ APPLY_CALLEES = ("DataFrame.apply", "Series.apply", "Series.map", "DataFrame.map
 SCALAR_CALLEES = ("Random.", "Tensor.__iter__")
 NETWORK_CALLEES = ("urlopen", "get", "post", "put", "request", "Session.", "HTTPConnection.", "HTTPResponse.",
                    "recv", "recv_into", "readinto", "SSLSocket.", "create_connection", "getaddrinfo")
+# the methods every HTTP client has under its own class name (urllib3's ``RequestMethods.request``,
+# ``PoolManager.urlopen``, a client's ``Client.send``): the verb says the call waits for an answer
+NETWORK_METHODS = frozenset({"request", "urlopen", "urlretrieve", "getresponse", "send", "sendall", "recv",
+                             "recv_into", "readinto", "create_connection", "getaddrinfo"})
+
+
+def is_network(label: str) -> bool:
+    """A callee that sends a request or reads its answer."""
+    return label.startswith(NETWORK_CALLEES) or label.rsplit(".", 1)[-1] in NETWORK_METHODS
 
 KINDS = ("model", "loader", "pandas", "read", "wait", "numpy", "python", "other")
 
@@ -69,7 +78,7 @@ def _kind(label: str, types: str) -> str:
         return "read"
     if _starts(label, PANDAS_CALLEES) or (label in ("apply", "map") and "pandas" in types):
         return "pandas"
-    if _starts(label, WAIT_CALLEES):
+    if _starts(label, WAIT_CALLEES) or is_network(label):
         return "wait"
     if _starts(label, SCALAR_CALLEES):
         return "python"  # random.randint per step, a tensor's items one by one: Python computing one number

@@ -22,6 +22,9 @@ MIN_CHARS = 20_000_000  # characters copied by a string grown in a loop: fewer c
 TEXT_ADVICE = ("Text grown with + in a loop at the cell's top level: CPython grows a string in place only in a "
                "function's local variable, so every step copies the whole text; collect the parts in a list and "
                "join them once (''.join(parts)), or build it inside a function")
+BYTES_ADVICE = ("Bytes grown with + in a loop: bytes are never grown in place, so every step copies all the bytes "
+                "so far; collect the chunks in a list and join them once (b''.join(chunks)), or write them to an "
+                "io.BytesIO or a bytearray")
 TEXT_FIX = ("the parts go to a list joined once after the loop, or the loop into a function: written by hand, as the "
             "text may be read inside the loop")
 ADVICE = ("A list of lists flattened with sum(..., []): every addition copies the whole list so far; "
@@ -94,21 +97,41 @@ def text_grown(site: Site, run: Run) -> Explained | None:
     if isinstance(loop.scope.node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
         return None  # a local: grown in place
     hot = {h.line for h in site.lines}
-    n = iterations(site, run)
+    counted = iterations(site, run)
     for node, name in _text_growth(loop.node):
         span = site.code.span(node)
         live = run.live(site, name)
-        if span is None or span[0] not in hot or n is None or not isinstance(live, str | bytes):
+        if span is None or span[0] not in hot or not isinstance(live, str | bytes):
+            continue
+        n, about = counted, ""
+        if n is None:  # a stream's chunks (resp.iter_content()): as many as the parts seen make
+            n, about = _pieces(site, run, node, len(live)), "about "
+        if n is None:
             continue
         copies = n * len(live) // 2
         if copies < MIN_CHARS:
             continue
         unit = "characters" if isinstance(live, str) else "bytes"
-        evidence = (f"{run.took(site)}: {name} grew by + at each of {n:,} iterations to {len(live):,} {unit}, "
-                    f"each step copying the text so far (about {copies:,} {unit} copied)")
+        evidence = (f"{run.took(site)}: {name} grew by + at each of {about}{n:,} iterations to {len(live):,} {unit}, "
+                    f"each step copying the {'text' if isinstance(live, str) else 'bytes'} so far "
+                    f"(about {copies:,} {unit} copied)")
         return Explained("AIP203", site, node, evidence, {"items": len(live), "iterations": n, "copies": copies},
-                         at=node, fix_reason=TEXT_FIX, advice=TEXT_ADVICE)
+                         at=node, fix_reason=TEXT_FIX,
+                         advice=TEXT_ADVICE if isinstance(live, str) else BYTES_ADVICE)
     return None
+
+
+def _pieces(site: Site, run: Run, node: cst.CSTNode, total: int) -> int | None:
+    """How many parts of the size seen (``chunk``: bytes of 8,192, as the sampler read it or as the
+    cell left it) make ``total``."""
+    part = node.value if isinstance(node, cst.AugAssign) else None
+    if not isinstance(part, cst.Name):
+        return None
+    size = site.size_of(part.value)
+    if size is None:
+        live = run.live(site, part.value)
+        size = len(live) if isinstance(live, str | bytes) else None
+    return total // size if size else None
 
 
 def _text_growth(loop: cst.For) -> list[tuple[cst.CSTNode, str]]:

@@ -18,7 +18,7 @@ from ...report import Report
 from ...sizing import kind
 from ..data_loading.datasets import COSTLY, live_cost
 from ..facts import Call, Loop, unwrap_iterable
-from .callees import LOADER_CALLEES, NETWORK_CALLEES, READ_CALLEES
+from .callees import LOADER_CALLEES, READ_CALLEES, is_network
 from .run import MISSING, Explained, Run
 from .shapes import receiver_rows, work_shares
 from .sites import APPLIERS, Site, counts
@@ -272,8 +272,8 @@ def _parameterised(statement: cst.BaseExpression, call: Call) -> bool:
 def _waits(site: Site, *, reads: bool) -> float:
     """The share of the site's samples in network calls; with ``reads``, file readers too (a cell
     that mostly idled while ``read_csv`` ran was waiting for its bytes, from a server or a disk)."""
-    prefixes = NETWORK_CALLEES + (READ_CALLEES if reads else ())
-    waits = sum(n for label, n in site.callees().items() if label.startswith(prefixes))
+    prefixes = READ_CALLEES if reads else ()
+    waits = sum(n for label, n in site.callees().items() if is_network(label) or label.startswith(prefixes))
     return waits / max(1, site.samples)
 
 

@@ -37,6 +37,7 @@ from .numbers import numeric_loop
 from .quoted import quote_time
 from .rereads import file_reread
 from .run import MISSING, Explained, Run
+from .scans import applied_scans, front_pops
 from .shapes import list_lookups, row_apply, row_loop
 from .sites import Code, Site, applied_sites, sites_of
 from .vectorized import vectorized_call, vectorized_sites
@@ -49,7 +50,8 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # asked in this order; the first group that explains a site names it, with every trap of that group
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
-    (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply,), (row_loop,), (list_lookups,),
+    (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply, applied_scans), (row_loop,),
+    (list_lookups, front_pops),
     (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one), (db_queries,),
     (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread,), (numeric_loop,),
     (interpreted_loop,),
