@@ -49,7 +49,10 @@ def test_a_path_given_by_the_call_or_a_few_rows_stay_silent() -> None:
     found = run_on(CELL, [hot(1, 0.95, 143, callees={"Series.apply": 143})], _ns(per_call), _functions(file))
     assert "AIP105" not in [c for c, _ in shown(found)]
     file = earlier_cell(HELPER, "reread-3")
-    few = run_on(CELL, [hot(1, 0.95, 143, callees={"Series.apply": 143})], _ns(HELPER, rows=20), _functions(file))
+    # 20 reads that are not most of the cell (the rest is elsewhere): too few to matter
+    spots = [hot(1, 0.4, 60, callees={"Series.apply": 60}), hot(2, 0.55, 83)]
+    few = run_on(CELL + "x = sum(i * i for i in range(10 ** 6))\n", spots, _ns(HELPER, rows=20),
+                 [hot(2, 0.2, 30, callees={"_modified_open": 25}, function="clean", where="cell [1]", file=file)])
     assert "AIP105" not in [c for c, _ in shown(few)]
 
 
@@ -64,3 +67,44 @@ def test_a_constant_file_read_in_a_loop_is_found_and_one_per_item_is_not() -> No
     assert ("AIP105", 3) in shown(found)
     per_item = LOOP.replace("pd.read_csv(lookup_path)", "pd.read_csv(f'{name}.csv')")
     assert "AIP105" not in [c for c, _ in shown(run_on(per_item, spots, ns))]
+
+
+OPENED = ("def category_of(code):\n"
+          "    with open(lookup_path, 'rb') as fh:\n"
+          "        table = pickle.load(fh)\n"
+          "    return table.get(code, 'unknown')\n"
+          "\n"
+          "cats = [category_of(c) for c in codes]\n")
+
+
+def test_a_handle_read_in_the_with_block_that_opened_it_counts_as_the_file_read() -> None:
+    """The time is on ``pickle.load(fh)``; the path is on the ``with open(...)`` above it."""
+    import pickle
+
+    ns = {"pickle": pickle, "lookup_path": "table.pkl", "codes": [f"c{i}" for i in range(1_000)]}
+    spots = [hot(3, 0.8, 80), hot(2, 0.15, 15, callees={"_modified_open": 15}), hot(6, 0.02, 2)]
+    (reread,) = [f for f in run_on(OPENED, spots, ns) if f.code == "AIP105" and f.shown]
+    assert reread.line == 2 and "lookup_path was opened and read again 1,000 times" in reread.message
+    assert "lines 3-4 took 95% of the cell" in reread.message
+    per_code = OPENED.replace("open(lookup_path, 'rb')", "open(f'{code}.pkl', 'rb')")
+    assert "AIP105" not in [c for c, _ in shown(run_on(per_code, spots, ns))]
+
+
+BATCHES = ("def batches(path, size, total):\n"
+           "    for start in range(0, total, size):\n"
+           "        yield pd.read_csv(path, skiprows=range(1, start + 1), nrows=size)\n"
+           "\n"
+           "for batch in batches(csv_path, 2_000, 60_000):\n"
+           "    pass\n")
+
+
+def test_a_file_parsed_again_for_each_batch_is_found_when_the_reads_are_the_cell() -> None:
+    """30 reads are few, but each parses the file from its top: the run says they are the cell. The
+    path is a parameter, which does not change within the loop."""
+    ns = {"pd": pd, "csv_path": "train.csv"}
+    spots = [hot(3, 0.9, 90, callees={"read_csv": 88}, loop_line=2, loop_count=30), hot(5, 0.05, 5)]
+    (reread,) = [f for f in run_on(BATCHES, spots, ns) if f.code == "AIP105" and f.shown]
+    assert reread.line == 3 and "path was opened and read again 30 times, once per iteration" in reread.message
+    assert "chunksize=n" in reread.message
+    light = [hot(3, 0.3, 30, callees={"read_csv": 28}, loop_line=2, loop_count=30), hot(5, 0.6, 60)]
+    assert "AIP105" not in [c for c, _ in shown(run_on(BATCHES, light, ns))]

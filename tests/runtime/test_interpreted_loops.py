@@ -477,3 +477,20 @@ def test_a_queue_taken_from_the_front_of_a_list_is_found_and_a_deque_is_not(ip: 
         "    job = queue.popleft()\n"
         "    done += job % 7\n"))
     assert not shown(report, "AIP202")
+
+
+def test_random_values_drawn_one_per_call_are_found_where_they_are_drawn(ip: Any) -> None:
+    setup = ("import random\nrandom.seed(2)\n"
+             "def simulate_path(steps, mu=0.0002, sigma=0.01):\n"
+             "    price = 100.0\n"
+             "    for _ in range(steps):\n"
+             "        price *= 1 + random.gauss(mu, sigma)\n"
+             "    return price\n")
+    report = measured(ip, setup, "finals = [simulate_path(250) for _ in range(2_000)]\n")
+    (found,) = shown(report, "AIP201")
+    assert "random.gauss() called for one value at a time, 500,000 draws" in found.message, found.message
+    assert "NumPy Generator" in found.message
+    report = measured(ip, "import numpy as np\nrng = np.random.default_rng(2)\n", (
+        "returns = rng.normal(0.0002, 0.01, (2_000, 250))\n"
+        "finals = 100.0 * np.prod(1 + returns, axis=1)\n"))
+    assert not shown(report, "AIP201")

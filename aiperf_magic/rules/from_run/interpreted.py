@@ -65,6 +65,10 @@ RECURRENCE_ADVICE = ("A first-order linear recurrence in a Python loop: scipy.si
 NESTED_ADVICE = ("Nested Python loops of arithmetic whose steps read what earlier steps wrote: the loops whose "
                  "steps do not depend on each other become one array operation per step of the others "
                  "(Floyd-Warshall's i and j: one np.minimum per k), or compile the nest (Numba's @njit)")
+RANDOM_CALLEES = ("Random.",)  # Python's random module: one value per call, in Python
+RANDOM_ADVICE = ("Random values drawn one per call from Python's random module: a NumPy Generator draws them all "
+                 "at once (rng.choice(data, size=(n, len(data))), rng.integers, rng.normal), and the statistic "
+                 "of each row follows along an axis (np.median(samples, axis=1))")
 ITEMS_ADVICE = ("Small operations on a few numbers per item, one item at a time: put the items in one array "
                 "(or tensor) and do each operation once for all of them")
 
@@ -85,9 +89,12 @@ def interpreted_loop(site: Site, run: Run) -> Explained | None:
     elif outer is not None and _function_name(loop):  # a function of the measured cell, called from its loops
         calls = _calls_from_loops(run, site, _function_name(loop))
         outer = outer * calls if calls is not None else outer
+    via = _called(site, run)
+    drawn = _draws(site, run, loop, n, outer) if via is None else None  # drawn on the site's own lines
+    if drawn is not None:
+        return drawn
     if carried(loop):
         return _carried(site, run, loop, n, outer)
-    via = _called(site, run)
     if _own(site, run) * _not_in_callees(site, run) < OWN_SHARE:
         return _calls(site, run, loop, n, outer, via) if via else None
     return _items(site, run, loop, n, outer)
@@ -127,6 +134,21 @@ def _carried(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None)
         return Explained("AIP201", site, loop.node, evidence, {"iterations": total},
                          advice=NESTED_ADVICE, fix_reason=_BY_HAND, fallback=True)
     return None  # a nonlinear recurrence run once: no array form (numbers.py says so too)
+
+
+def _draws(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None) -> Explained | None:
+    """Most of the loop's time in Python's ``random`` module, one number or item per call (a bootstrap
+    resample drawn with ``random.choice`` per element)."""
+    if site.callee_share(RANDOM_CALLEES) < 0.35:
+        return None
+    total = _times(n, outer)
+    if total is None or total < MIN_ITERATIONS:
+        return None
+    name = max(((label, k) for label, k in site.callees().items() if label.startswith(RANDOM_CALLEES)),
+               key=lambda item: item[1])[0].split(".")[-1]
+    evidence = f"{run.took(site)}: random.{name}() called for one value at a time, {total:,} draws"
+    return Explained("AIP201", site, loop.node, evidence, {"iterations": total}, advice=RANDOM_ADVICE,
+                     fix_reason=_BY_HAND)  # named by its callee: before the generic readings of the caller
 
 
 def _items(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None) -> Explained | None:

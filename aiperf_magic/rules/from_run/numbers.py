@@ -112,8 +112,8 @@ def _own(site: Site, run: Run) -> float:
     call (one call per item: ``Z[i, h, w, c] = conv_single_step(window, W, b)``); 1.0 when not
     recorded (a Report from before)."""
     total, own = sum(h.seconds for h in site.lines), sum(h.own_seconds for h in site.lines)
-    if not (total > 0 and own > 0):
-        return 1.0
+    if not total > 0 or (own <= 0 and not any(h.via for h in site.lines)):
+        return 1.0  # not recorded; none of its own with calls into the user's functions is none
     return min(1.0, (own + inlined_seconds(run, site)) / total)
 
 

@@ -26,6 +26,10 @@ READERS = frozenset({"builtins.open", "io.open", "pandas.read_csv", "pandas.read
 READ_METHODS = frozenset({"read_text", "read_bytes"})  # pathlib.Path's
 PATH_CALLS = frozenset({"os.path.join", "pathlib.Path", "builtins.str", "os.fspath"})
 MIN_READS = 100  # fewer reads of the same small file cost little
+BATCH_ADVICE = ("Each batch read again from the top of the file (skiprows/nrows parse or skip every row before "
+                "it): pd.read_csv(path, chunksize=n) reads the file once, n rows at a time")
+# a read that took this share of the cell is costly each time: this many of the same file are too many
+HEAVY_SHARE, MIN_HEAVY_READS = 0.5, 10
 FIX_REASON = ("read the file once, outside the function or loop, and use what it made there; not written for you: "
               "later calls would no longer see changes to the file")
 
@@ -33,16 +37,17 @@ FIX_REASON = ("read the file once, outside the function or loop, and use what it
 def file_reread(site: Site, run: Run) -> Explained | None:
     if not counts(site):
         return None
-    for call in site.code.calls_on(site.hottest.line):
+    for call in _openers(site):
         path = _path_of(call)
         if path is None:
             continue
         scope = _function(call.scope)
-        fixed = _bound_names(scope, call.loop)
+        # within a loop, what changes is what the loop binds; across calls, the parameters too
+        fixed = _bound_names(None, call.loop) if call.loop is not None else _bound_names(scope, None)
         if not _constant_path(site, path, fixed):
             continue  # the path may name another file each time
         reads, per = _reads(site, run, scope, call.loop)
-        if reads is None or reads < MIN_READS:
+        if reads is None or reads < (MIN_READS if site.share < HEAVY_SHARE else MIN_HEAVY_READS):
             continue
         text = site.code.cell.code(path)
         block = _block_share(site, run, call)
@@ -51,8 +56,23 @@ def file_reread(site: Site, run: Run) -> Explained | None:
         evidence = (f"{run.took(site)}: {text} was opened and read again {reads:,} times, {per}, though its "
                     f"path does not change{with_reading}")
         at = call.node if site.code is run.cell else None
-        return Explained("AIP105", site, at, evidence, {"reads": reads}, at=at, fix_reason=FIX_REASON)
+        batches = call.kwarg("skiprows") is not None or call.kwarg("nrows") is not None
+        return Explained("AIP105", site, at, evidence, {"reads": reads}, at=at, fix_reason=FIX_REASON,
+                         advice=BATCH_ADVICE if batches else None)
     return None
+
+
+def _openers(site: Site) -> list[Call]:
+    """The calls on the site's hottest line, and the ``open(...)`` of the ``with`` blocks around
+    them: ``table = pickle.load(fh)`` costs the reading of what ``with open(path) as fh`` opened."""
+    calls = site.code.calls_on(site.hottest.line)
+    cell = site.code.cell
+    for call in list(calls):
+        block = next((a for a in cell.ancestors(call.node) if isinstance(a, cst.With)), None)
+        span = site.code.span(block) if block is not None else None
+        if span is not None:
+            calls += [c for c in site.code.calls_on(span[0]) if all(c is not k for k in calls)]
+    return calls
 
 
 def _path_of(call: Call) -> cst.BaseExpression | None:
