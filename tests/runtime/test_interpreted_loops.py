@@ -494,3 +494,58 @@ def test_random_values_drawn_one_per_call_are_found_where_they_are_drawn(ip: Any
         "returns = rng.normal(0.0002, 0.01, (2_000, 250))\n"
         "finals = 100.0 * np.prod(1 + returns, axis=1)\n"))
     assert not shown(report, "AIP201")
+
+
+TRAIN_ROWS = """\
+import torch
+from torch import nn
+torch.manual_seed(0)
+X = torch.randn(1_500, 20)
+y = (X[:, :1] > 0).float()
+net = nn.Sequential(nn.Linear(20, 64), nn.ReLU(), nn.Linear(64, 1))
+loss_fn = nn.BCEWithLogitsLoss()
+opt = torch.optim.SGD(net.parameters(), lr=0.01)
+"""
+
+
+def test_training_on_one_row_per_step_is_told_to_batch_and_a_batched_loop_is_not(ip: Any) -> None:
+    pytest.importorskip("torch")
+    report = measured(ip, TRAIN_ROWS, (
+        "for i in range(len(X)):\n"
+        "    opt.zero_grad()\n"
+        "    loss = loss_fn(net(X[i].unsqueeze(0)), y[i:i + 1])\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"))
+    (found,) = shown(report, "AIP506")
+    assert found.line == 1 and "1,500 forward and backward passes of net, each on one row of X" in found.message
+    assert "mini-batches" in found.message and not found.fixable
+    report = measured(ip, TRAIN_ROWS, (
+        "for epoch in range(40):\n"
+        "    for i in range(0, len(X), 64):\n"
+        "        opt.zero_grad()\n"
+        "        loss = loss_fn(net(X[i:i + 64]), y[i:i + 64])\n"
+        "        loss.backward()\n"
+        "        opt.step()\n"))
+    assert not shown(report, "AIP506")
+
+
+def test_a_tensor_built_from_a_list_of_arrays_is_found_and_a_stacked_one_is_not(ip: Any) -> None:
+    pytest.importorskip("torch")
+    setup = ("import random\nimport numpy as np\nimport torch\nrandom.seed(1)\n"
+             "rows = [np.random.default_rng(i).random(96, dtype=np.float32) for i in range(5_000)]\n")
+    report = measured(ip, setup, (
+        "total = 0.0\n"
+        "for step in range(80):\n"
+        "    batch = random.sample(rows, 256)\n"
+        "    xb = torch.tensor(batch, dtype=torch.float32)\n"
+        "    total += float(xb.sum())\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 4 and "torch.tensor() read batch (list of 256 ndarray) one element at a time" in found.message
+    assert "np.stack" in found.message and not found.fixable
+    report = measured(ip, setup, (
+        "total = 0.0\n"
+        "for step in range(80):\n"
+        "    batch = random.sample(rows, 256)\n"
+        "    xb = torch.from_numpy(np.stack(batch))\n"
+        "    total += float(xb.sum())\n"))
+    assert not shown(report, "AIP201")

@@ -55,8 +55,8 @@ def judge_static(analysis: Analysis, report: Report, namespace: Mapping[str, Any
                                      "here; it matters where the cell runs on a GPU")
             continue
         node = analysis.node_of(finding)
-        if finding.code == "AIP506" and finding.shown and node is not None:
-            _eager_calls(finding, node, report, namespace)
+        if finding.code == "AIP506" and finding.shown and node is not None and "rows" not in finding.evidence:
+            _eager_calls(finding, node, report, namespace)  # (one row per step: batching, not compiling, is the fix)
         elif finding.code == "AIP201" and finding.shown and node is not None and not finding.evidence.get("from_run"):
             _whole_rows(finding, node, namespace)
         elif finding.code == "AIP101" and node is not None and not finding.evidence.get("from_run"):

@@ -26,13 +26,14 @@ from ..fixing import edits_for, to_fix
 from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
+from .conversions import tensor_from_arrays
 from .coroutines import awaited_one_by_one, blocking_coroutine
 from .flatten import list_rebuilt, list_sum, text_grown
 from .helpers import caller_of, helper_sites, top_function
 from .interpreted import interpreted_loop
 from .judge import judge_static
 from .loading import blocking_apply, blocking_io, cpu_threads, db_queries, loader_loop
-from .models import model_autograd, model_dispatch
+from .models import model_autograd, model_dispatch, one_sample_steps
 from .numbers import numeric_loop
 from .quoted import quote_time
 from .rereads import file_reread
@@ -50,7 +51,9 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # asked in this order; the first group that explains a site names it, with every trap of that group
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
-    (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch), (row_apply, applied_scans), (row_loop,),
+    (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch, one_sample_steps), (tensor_from_arrays,),
+    (row_apply, applied_scans),
+    (row_loop,),
     (list_lookups, front_pops),
     (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one), (db_queries,),
     (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread,), (numeric_loop,),

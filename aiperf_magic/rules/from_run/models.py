@@ -86,6 +86,67 @@ def model_dispatch(site: Site, run: Run) -> Explained | None:
     return Explained("AIP506", site, loop.node, evidence, {"calls": calls, "per_call_s": round(per_call, 6)})
 
 
+def one_sample_steps(site: Site, run: Run) -> Explained | None:
+    """A loop that trains on one sample per step: the model called on ``X[i]`` (or ``X[i].unsqueeze(0)``,
+    ``X[i:i + 1]``) for each index of a live tensor of many rows, with ``backward`` in the loop; each
+    forward and backward pays Python's dispatch of every layer for a single row."""
+    loop = site.loop
+    if loop is None or not counts(site) or not isinstance(loop.node, cst.For) or not loop.backward:
+        return None
+    if work_shares(site).get("model", 0.0) < MODEL_SHARE:
+        return None
+    name, model = _model(site, run)
+    calls = site.loop_count
+    if model is MISSING or not calls or calls < MIN_CALLS:
+        return None
+    targets = set(loop.targets)
+    for call in loop.calls:
+        if not (isinstance(call.node.func, cst.Name) and call.node.func.value == name and call.node.args):
+            continue
+        rows = _one_row_of(site, run, call.node.args[0].value, targets)
+        if rows is None:
+            continue
+        source, n = rows
+        evidence = (f"{run.took(site)} in {calls:,} forward and backward passes of {name}, each on one row of "
+                    f"{source} ({n:,} rows)")
+        return Explained("AIP506", site, loop.node, evidence, {"calls": calls, "rows": n}, advice=BATCH_ADVICE,
+                         fix_reason=BATCH_BY_HAND)
+    return None
+
+
+BATCH_ADVICE = ("Training on one sample per step: every forward and backward pays Python's dispatch of each layer "
+                "for a single row; mini-batches (X[i:i + 64], or a DataLoader with batch_size=64) do the same "
+                "arithmetic in a few large calls, and the loss averaged over a batch gives the averaged gradient")
+
+
+BATCH_BY_HAND = ("not written for you: mini-batches change how many optimizer steps an epoch takes and what each "
+                 "gradient averages, a choice of training; write the batched loop and Try it")
+
+
+def _one_row_of(site: Site, run: Run, arg: cst.BaseExpression, targets: set[str]) -> tuple[str, int] | None:
+    """``X[i]``, ``X[i].unsqueeze(0)``, ``X[i:i + 1]`` with ``i`` the loop's variable and ``X`` a live
+    tensor (or array) of 2 dimensions or more: X's name and rows."""
+    while isinstance(arg, cst.Call) and isinstance(arg.func, cst.Attribute):
+        arg = arg.func.value  # .unsqueeze(0), .view(1, -1), .to(device)
+    if not (isinstance(arg, cst.Subscript) and isinstance(arg.value, cst.Name) and len(arg.slice) == 1):
+        return None
+    index = arg.slice[0].slice
+    if isinstance(index, cst.Index):
+        picks = isinstance(index.value, cst.Name) and index.value.value in targets
+    elif isinstance(index, cst.Slice):
+        upper = index.upper
+        picks = (isinstance(index.lower, cst.Name) and index.lower.value in targets
+                 and isinstance(upper, cst.BinaryOperation) and isinstance(upper.right, cst.Integer)
+                 and upper.right.value == "1")
+    else:
+        picks = False
+    live = run.live(site, arg.value.value)
+    shape = getattr(live, "shape", None) if live is not MISSING and kind(live) in ("tensor", "array") else None
+    if not picks or shape is None or len(shape) < 2 or int(shape[0]) < MIN_CALLS:
+        return None
+    return arg.value.value, int(shape[0])
+
+
 def _called_without_grad(site: Site, run: Run) -> bool:
     """The function holding the site was called, by the lines the run saw calling it (or by theirs,
     up the stack), inside ``torch.no_grad()``, ``inference_mode()`` or a function under one: autograd
