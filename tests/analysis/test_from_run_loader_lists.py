@@ -11,6 +11,7 @@ import pytest
 from aiperf_magic.report import Hotspot
 
 from .test_from_run import hot, run_on
+from .test_from_run_hand_over import run_on as run_with_functions
 
 torch = pytest.importorskip("torch")
 data = pytest.importorskip("torch.utils.data")
@@ -50,3 +51,32 @@ def test_a_list_of_other_objects_or_cheap_batches_stay_silent() -> None:
                             if f.evidence.get("from_run")]
     assert "AIP101" not in [f.code for f in run_on(LOOP, _spots(0.05), _ns(list(zip(X, Y, strict=True))))
                             if f.evidence.get("from_run")]
+
+
+class Batched(data.Dataset):  # type: ignore[misc]
+    """A dataset that fetches a whole batch in one call, as Hugging Face datasets do."""
+
+    def __len__(self) -> int:
+        return len(X)
+
+    def __getitem__(self, i: int) -> Any:
+        return X[i], Y[i]
+
+    def __getitems__(self, indices: list[int]) -> Any:
+        idx = torch.as_tensor(indices)
+        return X[idx], Y[idx]
+
+
+def _fetch(share: float) -> list[Hotspot]:
+    return [Hotspot(line=13, seconds=share, share=share, samples=10, own_seconds=share,
+                    function="Batched.__getitems__", where="cell [1]", file="<batched>")]
+
+
+def test_a_batched_fetch_is_worth_workers_only_when_it_is_a_real_part_of_the_cell() -> None:
+    """One fancy index per batch (10 % of the cell) is cheaper than sending each batch between
+    processes; a fetch that is 40 % of the cell is not."""
+    ns = {"dl": data.DataLoader(Batched(), batch_size=256, collate_fn=lambda b: b), "model": torch.nn.Linear(784, 1)}
+    cheap = run_with_functions(LOOP, _spots(0.25), ns, _fetch(0.1))
+    assert "AIP101" not in [f.code for f in cheap if f.evidence.get("from_run")]
+    heavy = run_with_functions(LOOP, _spots(0.45), ns, _fetch(0.4))
+    assert "AIP101" in [f.code for f in heavy if f.evidence.get("from_run")]

@@ -25,6 +25,9 @@ from .sites import APPLIERS, Site, counts
 
 LOADING_SHARE = 0.15  # of the cell, spent getting the next batch
 USER_WORK_SHARE = 0.1  # of the cell, in the dataset's own Python (``__getitem__``, a collate_fn)
+# a dataset that fetches a whole batch in one call (``__getitems__``, as Hugging Face datasets do) is worth
+# workers only when that call is a real part of the cell
+BATCHED_WORK_SHARE = 0.3
 FULL_MACHINE = 0.9  # the cell and other processes used this share of the machine's CPUs
 CPU_WAIT_SHARE = 0.3  # the cell's threads waited in the run queue this share of its wall time (summed)
 GIL_CORES = 1.4  # threads of pure Python that together used under this many cores took turns
@@ -56,6 +59,8 @@ def loader_loop(site: Site, run: Run) -> Explained | None:
     if workers != 0:
         return None
     dataset = getattr(loader, "dataset", None) if loader is not MISSING else None
+    if dataset is not None and hasattr(type(dataset), "__getitems__") and own < BATCHED_WORK_SHARE:
+        return None  # one fetch per batch (__getitems__), cheap: a worker would add the batch's trip between processes
     advice = fix_reason = None
     if own < USER_WORK_SHARE:
         # no measured Python of the user's per sample: only a dataset known to decode or read (a
