@@ -484,11 +484,12 @@ def test_random_values_drawn_one_per_call_are_found_where_they_are_drawn(ip: Any
              "def simulate_path(steps, mu=0.0002, sigma=0.01):\n"
              "    price = 100.0\n"
              "    for _ in range(steps):\n"
-             "        price *= 1 + random.gauss(mu, sigma)\n"
+             "        price *= 1 + random.gauss(mu, sigma) + random.uniform(-1e-4, 1e-4)\n"
              "    return price\n")
     report = measured(ip, setup, "finals = [simulate_path(250) for _ in range(2_000)]\n")
     (found,) = shown(report, "AIP201")
-    assert "random.gauss() called for one value at a time, 500,000 draws" in found.message, found.message
+    assert "called for one value at a time, 500,000 draws" in found.message, found.message
+    assert "random.gauss()" in found.message and "random.uniform()" in found.message
     assert "NumPy Generator" in found.message
     report = measured(ip, "import numpy as np\nrng = np.random.default_rng(2)\n", (
         "returns = rng.normal(0.0002, 0.01, (2_000, 250))\n"
@@ -549,3 +550,52 @@ def test_a_tensor_built_from_a_list_of_arrays_is_found_and_a_stacked_one_is_not(
         "    xb = torch.from_numpy(np.stack(batch))\n"
         "    total += float(xb.sum())\n"))
     assert not shown(report, "AIP201")
+
+
+PANDAS_SALES = """\
+import numpy as np
+import pandas as pd
+rng = np.random.default_rng(21)
+n = 120_000
+sales = pd.DataFrame({"store": rng.integers(0, 2_500, n), "units": rng.integers(1, 9, n),
+                      "price": rng.uniform(1, 50, n).round(2)})
+sales.loc[rng.random(n) < 0.1, "price"] = np.nan
+fixes = {f"S{i:03d}": f"store {i}" for i in range(200)}
+names = pd.Series(rng.choice(list(fixes), 100_000))
+"""
+
+
+def test_pandas_called_per_group_or_per_key_is_found_and_one_call_is_not(ip: Any) -> None:
+    pytest.importorskip("pandas")
+    report = measured(ip, PANDAS_SALES, (
+        "rows = []\n"
+        "for store, g in sales.groupby('store'):\n"
+        "    rows.append({'store': store, 'n': len(g), 'units': g['units'].sum(), 'price': g['price'].mean()})\n"
+        "per_store = pd.DataFrame(rows)\n"))
+    (found,) = shown(report, "AIP301")
+    assert found.line == 2 and "one per group of sales" in found.message and "named aggregations" in found.message
+    report = measured(ip, PANDAS_SALES, "per_store = sales.groupby('store').agg(n=('units', 'size'), "
+                                        "units=('units', 'sum'), price=('price', 'mean'))\n")
+    assert not shown(report, "AIP301")
+    report = measured(ip, PANDAS_SALES, "for old, new in fixes.items():\n    names = names.replace(old, new)\n")
+    (found,) = shown(report, "AIP301")
+    assert found.line == 1 and "pandas called in each of 200 iterations" in found.message
+    assert "one replace or map with the whole mapping" in found.message
+    report = measured(ip, PANDAS_SALES, "names = names.replace(fixes)\n")
+    assert not shown(report, "AIP301")
+
+
+def test_a_python_function_per_group_or_window_is_found_and_a_reduction_by_name_is_not(ip: Any) -> None:
+    pytest.importorskip("pandas")
+    report = measured(ip, PANDAS_SALES,
+                      "sales['price'] = sales.groupby('store')['price'].transform(lambda p: p.fillna(p.mean()))\n")
+    (found,) = shown(report, "AIP302")
+    assert "transform called a Python function once per group, 2,500 groups of sales" in found.message
+    assert "transform('mean')" in found.message
+    report = measured(ip, PANDAS_SALES, "sales['price'] = sales['price'].fillna("
+                                        "sales.groupby('store')['price'].transform('mean'))\n")
+    assert not shown(report, "AIP302")
+    report = measured(ip, PANDAS_SALES,
+                      "z = sales['units'].head(6_000).rolling(30).apply(lambda w: w.max() - w.min())\n")
+    (found,) = shown(report, "AIP302")
+    assert "apply called a Python function once per window" in found.message

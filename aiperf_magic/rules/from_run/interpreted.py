@@ -144,9 +144,10 @@ def _draws(site: Site, run: Run, loop: Loop, n: int | None, outer: int | None) -
     total = _times(n, outer)
     if total is None or total < MIN_ITERATIONS:
         return None
-    name = max(((label, k) for label, k in site.callees().items() if label.startswith(RANDOM_CALLEES)),
-               key=lambda item: item[1])[0].split(".")[-1]
-    evidence = f"{run.took(site)}: random.{name}() called for one value at a time, {total:,} draws"
+    drawn = sorted(((k, label) for label, k in site.callees().items() if label.startswith(RANDOM_CALLEES)),
+                   reverse=True)
+    names = " and ".join(f"random.{label.split('.')[-1]}()" for _, label in drawn[:2])
+    evidence = f"{run.took(site)}: {names} called for one value at a time, {total:,} draws"
     return Explained("AIP201", site, loop.node, evidence, {"iterations": total}, advice=RANDOM_ADVICE,
                      fix_reason=_BY_HAND)  # named by its callee: before the generic readings of the caller
 

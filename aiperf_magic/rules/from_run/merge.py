@@ -35,6 +35,7 @@ from .judge import judge_static
 from .loading import blocking_apply, blocking_io, cpu_threads, db_queries, loader_loop
 from .models import model_autograd, model_dispatch, one_sample_steps
 from .numbers import numeric_loop
+from .pandas_calls import applied_per_group, pandas_per_item
 from .quoted import quote_time
 from .rereads import file_reread
 from .run import MISSING, Explained, Run
@@ -52,12 +53,10 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch, one_sample_steps), (tensor_from_arrays,),
-    (row_apply, applied_scans),
-    (row_loop,),
-    (list_lookups, front_pops),
-    (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one), (db_queries,),
-    (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread,), (numeric_loop,),
-    (interpreted_loop,),
+    (row_apply, applied_scans, applied_per_group), (row_loop,),
+    (list_lookups, front_pops), (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one),
+    (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread,),
+    (pandas_per_item,), (numeric_loop,), (interpreted_loop,),
 )
 
 
