@@ -17,7 +17,10 @@ from typing import Any
 
 import libcst as cst
 
+from ...cell.tree import walk_all
 from ...sizing import kind
+from ..exprs import names_used
+from ..facts import Loop
 from .callees import PANDAS_CALLEES
 from .run import MISSING, Explained, Run
 from .shapes import iterations
@@ -25,6 +28,7 @@ from .sites import Site, counts
 
 PANDAS_LIKE = (*PANDAS_CALLEES, "json_normalize", "SeriesGroupBy.", "DataFrameGroupBy.", "Rolling.", "Window.",
                "Expanding.", "Resampler.", "BaseGrouper.", "NDFrame.", "deprecate_nonkeyword_arguments")
+GROWERS = frozenset({"concat", "append", "_append", "vstack", "hstack", "concatenate", "cat", "stack"})
 MIN_ITEMS = 100  # fewer pandas calls than this cost little whatever each does
 MAX_EACH_S = 0.02  # an iteration that took longer is a real job for pandas, not its per-call cost
 GROUPERS = frozenset({"groupby", "rolling", "expanding", "resample", "ewm"})
@@ -45,7 +49,7 @@ BY_HAND = "not written for you: which one call does the loop's work depends on w
 
 def pandas_per_item(site: Site, run: Run) -> Explained | None:
     loop = site.loop
-    if loop is None or not counts(site) or _pandas_share(site) < 0.5:
+    if loop is None or not counts(site) or _pandas_share(site) < 0.5 or _grows(loop):
         return None
     groups = _grouped(site, run, loop.iter) if isinstance(loop.node, cst.For) else None
     n = iterations(site, run) or (groups[1] if groups is not None else None)
@@ -82,6 +86,20 @@ def applied_per_group(site: Site, run: Run) -> Explained | None:
         return Explained("AIP302", site, call.node, evidence, {"groups": count[1] if count else None},
                          at=call.node, advice=FUNCTION_ADVICE, fix_reason=BY_HAND)
     return None
+
+
+def _grows(loop: Loop) -> bool:
+    """``df = pd.concat([df, part])`` in the loop: a frame rebuilt from itself, AIP203's trap, not this."""
+    for a in loop.assigns:
+        targets = [t.value for t in a.targets if isinstance(t, cst.Name)]
+        if a.value is not None and targets and any(t in names_used(a.value) for t in targets) and any(
+                isinstance(n, cst.Call) and _leaf(n.func) in GROWERS for n in walk_all(a.value)):
+            return True
+    return False
+
+
+def _leaf(func: cst.BaseExpression) -> str:
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
 
 
 def _pandas_share(site: Site) -> float:
