@@ -89,13 +89,26 @@ def applied_per_group(site: Site, run: Run) -> Explained | None:
 
 
 def _grows(loop: Loop) -> bool:
-    """``df = pd.concat([df, part])`` in the loop: a frame rebuilt from itself, AIP203's trap, not this."""
+    """``df = pd.concat([df, part])`` or ``df.loc[len(df)] = row`` in the loop: a frame grown at each
+    step, AIP203's trap, not this."""
     for a in loop.assigns:
+        if any(_appends_row(t) for t in a.targets):
+            return True
         targets = [t.value for t in a.targets if isinstance(t, cst.Name)]
         if a.value is not None and targets and any(t in names_used(a.value) for t in targets) and any(
                 isinstance(n, cst.Call) and _leaf(n.func) in GROWERS for n in walk_all(a.value)):
             return True
     return False
+
+
+def _appends_row(target: cst.BaseExpression) -> bool:
+    """``log.loc[len(log)] = row``: a row added at a new label, the frame grown in place."""
+    if not isinstance(target, cst.Subscript):
+        return False
+    root: cst.BaseExpression = target.value
+    while isinstance(root, (cst.Attribute, cst.Subscript)):
+        root = root.value
+    return isinstance(root, cst.Name) and any(root.value in names_used(el) for el in target.slice)
 
 
 def _leaf(func: cst.BaseExpression) -> str:
