@@ -111,6 +111,10 @@ def loop_iterations(node: cst.CSTNode, namespace: Mapping[str, Any] | None) -> i
         it = it.func.value
     if isinstance(it, cst.Name) and it.value in namespace:
         return _length(namespace[it.value])
+    if (isinstance(it, cst.BinaryOperation) and isinstance(it.operator, cst.Multiply)
+            and isinstance(it.left, cst.Name) and isinstance(namespace.get(it.left.value), (list, tuple))
+            and isinstance(it.right, cst.Integer)):
+        return len(namespace[it.left.value]) * int(it.right.evaluated_value)  # names * 3: a list repeated
     if (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in ("flatten", "ravel")
             and not it.args and isinstance(it.func.value, cst.Name)):
         flat = namespace.get(it.func.value.value)

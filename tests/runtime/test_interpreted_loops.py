@@ -608,3 +608,36 @@ def test_a_python_function_per_group_or_window_is_found_and_a_reduction_by_name_
     report = measured(ip, PANDAS_SALES, "slopes = sales.groupby('region')[['units', 'store']].apply("
                                         "lambda g: np.polyfit(g['store'], g['units'], 1)[0])\n")
     assert not shown(report, "AIP302")
+
+
+def test_membership_in_a_dict_values_view_or_a_deque_is_a_scan(ip: Any) -> None:
+    setup = ("from collections import deque\n"
+             "catalog = {i: f'item {i}' for i in range(6_000)}\n"
+             "feed = [f'item {i * 7}' for i in range(4_000)]\nstream = feed * 5\n")
+    report = measured(ip, setup, "known = 0\nfor name in feed:\n    if name in catalog.values():\n        known += 1\n")
+    (found,) = shown(report, "AIP202")
+    assert "each `in` test scans catalog, the values of a dict of 6,000 items" in found.message
+    report = measured(ip, setup, ("recent = deque(maxlen=1_500)\nrepeats = 0\n"
+                                  "for name in stream:\n"
+                                  "    if name in recent:\n        repeats += 1\n"
+                                  "    recent.append(name)\n"))
+    (found,) = shown(report, "AIP202")
+    assert "each `in` test scans recent, a deque that grew to 1,500 items" in found.message
+    report = measured(ip, setup, ("names = set(catalog.values())\nknown = 0\n"
+                                  "for name in feed:\n    if name in names:\n        known += 1\n"))
+    assert not shown(report, "AIP202")
+
+
+def test_an_archive_opened_again_for_each_member_is_a_reread(ip: Any, tmp_path: Any) -> None:
+    setup = (f"import zipfile\narchive_path = {str(tmp_path / 'a.zip')!r}\n"
+             "with zipfile.ZipFile(archive_path, 'w') as zf:\n"
+             "    for i in range(300):\n"
+             "        zf.writestr(f'm{i}.csv', '\\n'.join(f'{j},{j * 0.5}' for j in range(200)))\n"
+             "names = [f'm{i}' for i in range(300)]\n")
+    report = measured(ip, setup, (
+        "sizes = {}\n"
+        "for name in names * 3:\n"
+        "    with zipfile.ZipFile(archive_path) as zf:\n"
+        "        sizes[name] = len(zf.read(name + '.csv'))\n"))
+    (found,) = shown(report, "AIP105")
+    assert found.line == 3 and "archive_path was opened and read again 900 times" in found.message

@@ -22,7 +22,8 @@ from .sites import APPLIERS, Site, counts
 
 READERS = frozenset({"builtins.open", "io.open", "pandas.read_csv", "pandas.read_table", "pandas.read_json",
                      "pandas.read_parquet", "pandas.read_excel", "pandas.read_pickle", "numpy.load", "numpy.loadtxt",
-                     "numpy.genfromtxt"})
+                     "numpy.genfromtxt", "pandas.read_feather", "pandas.read_hdf", "zipfile.ZipFile", "tarfile.open",
+                     "gzip.open", "bz2.open", "lzma.open", "h5py.File"})
 READ_METHODS = frozenset({"read_text", "read_bytes"})  # pathlib.Path's
 PATH_CALLS = frozenset({"os.path.join", "pathlib.Path", "builtins.str", "os.fspath"})
 MIN_READS = 100  # fewer reads of the same small file cost little

@@ -16,7 +16,7 @@ AIP402) in :mod:`.loading`; model loops (AIP502, AIP506) in :mod:`.models`.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter, defaultdict, deque
 from typing import Any
 
 import libcst as cst
@@ -355,9 +355,13 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
               and not c.node.args[0].star and isinstance(c.node.args[0].value, cst.Name)]
     lookups = iterations(site, run)
     for node, container, op in tests:
-        if not isinstance(container, cst.Name):
+        viewed = _values_view(site, run, container) if op == "in" else None
+        if viewed is not None:
+            container = viewed[0]
+        elif not isinstance(container, cst.Name):
             continue  # a literal list is a constant; a list built in place is the static rule's
-        held = _list_of(site, run, container.value) or (_array_of(site, run, container.value) if op == "in" else None)
+        held = viewed[1] if viewed is not None else (
+            _list_of(site, run, container.value) or (_array_of(site, run, container.value) if op == "in" else None))
         if held is None:
             continue
         n, text = held
@@ -373,7 +377,8 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
         if (small or lookups is None) and not (repeated and site.share >= ALONE_SHARE):
             continue
         grew = container.value in assigned_names(loop.node) and not text.endswith("when sampled")
-        listed = f"a list that grew to {n:,} items" if grew else text
+        word = text.split(" ")[0] if text.split(" ")[0] in ("list", "deque") else "list"
+        listed = f"a {word} that grew to {n:,} items" if grew else text
         if lookups is not None and not small:
             times = f", {lookups:,} times (up to {lookups * n:,} comparisons)"
         elif nested:
@@ -392,6 +397,17 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
     return None
 
 
+def _values_view(site: Site, run: Run, node: cst.BaseExpression) -> tuple[cst.Name, tuple[int, str]] | None:
+    """``d.values()`` of a live dict: ``x in d.values()`` compares x with every value, as a list does."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "values"
+            and not node.args and isinstance(node.func.value, cst.Name)):
+        return None
+    live = run.live(site, node.func.value.value)
+    if not isinstance(live, dict):
+        return None
+    return node.func.value, (len(live), f"the values of a dict of {len(live):,} items")
+
+
 def _line_share(site: Site, node: cst.CSTNode) -> float:
     """The share of the site's time on the lines of ``node``."""
     span = site.code.span(node)
@@ -407,14 +423,14 @@ def _in_lambda(site: Site, loop: Loop) -> bool:
 def _list_of(site: Site, run: Run, name: str) -> tuple[int, str] | None:
     live = run.live(site, name)
     if live is not MISSING:
-        n = _length(live) if isinstance(live, (list, tuple)) else None
+        n = _length(live) if isinstance(live, (list, tuple, deque)) else None
         if n is None:
             return None
         sampled = site.size_of(name) if site.type_of(name) in ("list", "tuple") else None
         if sampled is not None and sampled > n:  # emptied by the loop (``unvisited.remove(current)``)
             return sampled, f"{site.described(name) or f'a list of {sampled:,} items'} when sampled"
         d = describe(live, user_code=False)
-        return n, d.text if d is not None else f"a list of {n:,} items"
+        return n, d.text if d is not None else f"{type(live).__name__} of {n:,} items"
     t, n = site.type_of(name), site.size_of(name)
     if t in ("list", "tuple") and n is not None:
         return n, site.described(name) or f"a {t} of {n:,} items"
