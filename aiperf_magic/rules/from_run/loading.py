@@ -219,6 +219,17 @@ QUERY_FIX = ("the single query depends on the tables and the rows wanted (a JOIN
              "written by hand, and a thread pool would share one connection between threads")
 
 
+WRITE_ADVICE = ("The same INSERT, UPDATE or DELETE sent once per row: executemany(sql, rows) sends every row in one "
+                "call (or DataFrame.to_sql, or the database's bulk load)")
+
+
+def _writes(statement: cst.BaseExpression) -> bool:
+    """A literal statement that writes rows (``INSERT INTO ...``), not a query that reads them."""
+    text = statement.evaluated_value if isinstance(statement, cst.SimpleString) else None
+    return isinstance(text, str) and text.lstrip().split(" ", 1)[0].upper() in ("INSERT", "UPDATE", "DELETE",
+                                                                                 "REPLACE")
+
+
 def db_queries(site: Site, run: Run) -> Explained | None:
     """``for pid in ids: cur.execute("SELECT ... WHERE id = ?", (pid,)).fetchone()``: the same statement
     sent once per item (the N+1 queries shape), on a live connection or cursor of a database driver,
@@ -244,10 +255,11 @@ def db_queries(site: Site, run: Run) -> Explained | None:
         driver = _driver(site, run, call)
         if driver is None or not _parameterised(call.node.args[0].value, call):
             continue
-        evidence = (f"{run.took(site)}: {n:,} queries one after another, the same statement sent once per item "
-                    f"through {driver}")
-        return Explained("AIP402", site, call.node, evidence, {"requests": n}, at=call.node, advice=QUERY_ADVICE,
-                         fix_reason=QUERY_FIX)
+        writes = _writes(call.node.args[0].value)
+        evidence = (f"{run.took(site)}: {n:,} {'statements' if writes else 'queries'} one after another, the same "
+                    f"statement sent once per item through {driver}")
+        return Explained("AIP402", site, call.node, evidence, {"requests": n}, at=call.node,
+                         advice=WRITE_ADVICE if writes else QUERY_ADVICE, fix_reason=QUERY_FIX)
     return None
 
 
