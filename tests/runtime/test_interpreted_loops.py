@@ -643,3 +643,17 @@ def test_an_archive_opened_again_for_each_member_is_a_reread(ip: Any, tmp_path: 
         "        sizes[name] = len(zf.read(name + '.csv'))\n"))
     (found,) = shown(report, "AIP105")
     assert found.line == 3 and "archive_path was opened and read again 900 times" in found.message
+
+
+def test_an_npz_member_read_per_item_is_a_reread_and_one_taken_once_is_not(ip: Any, tmp_path: Any) -> None:
+    setup = (f"import numpy as np\npath = {str(tmp_path / 'd.npz')!r}\n"
+             "pixels = np.random.default_rng(0).integers(0, 255, (2_000, 28, 28), dtype=np.uint8)\n"
+             "np.savez_compressed(path, images=pixels)\n"
+             "data = np.load(path)\n")
+    report = measured(ip, setup, "means = []\nfor i in range(150):\n    means.append(data['images'][i].mean())\n")
+    (found,) = shown(report, "AIP105")
+    assert found.line == 3, found.message
+    assert "data['images'] read from the .npz archive again at each of 150 iterations" in found.message
+    report = measured(ip, setup, "images = data['images']\nmeans = []\nfor i in range(2_000):\n"
+                                 "    means.append(images[i].mean())\n")
+    assert not shown(report, "AIP105")

@@ -37,7 +37,7 @@ from .models import model_autograd, model_dispatch, one_sample_steps
 from .numbers import numeric_loop
 from .pandas_calls import applied_per_group, pandas_per_item
 from .quoted import quote_time
-from .rereads import file_reread
+from .rereads import archive_members, file_reread
 from .run import MISSING, Explained, Run
 from .scans import applied_scans, front_pops
 from .shapes import list_lookups, row_apply, row_loop
@@ -55,7 +55,7 @@ SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch, one_sample_steps), (tensor_from_arrays,),
     (row_apply, applied_scans, applied_per_group), (row_loop,),
     (list_lookups, front_pops), (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one),
-    (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread,),
+    (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread, archive_members),
     (pandas_per_item,), (numeric_loop,), (interpreted_loop,),
 )
 

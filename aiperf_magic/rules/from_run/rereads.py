@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ... import units as fmt
-from ...cell.tree import assigned_names
+from ...cell.tree import assigned_names, walk_all
 from ...sizing import kind
 from ..evidence import loop_iterations
 from ..facts import Call, Loop, Scope
@@ -61,6 +61,40 @@ def file_reread(site: Site, run: Run) -> Explained | None:
         return Explained("AIP105", site, at, evidence, {"reads": reads}, at=at, fix_reason=FIX_REASON,
                          advice=BATCH_ADVICE if batches else None)
     return None
+
+
+def archive_members(site: Site, run: Run) -> Explained | None:
+    """``data["images"][i]`` in a loop, ``data`` a live ``np.load`` of an ``.npz`` archive: each access
+    reads the member from the archive again (and decompresses it), the whole array for one item."""
+    from .shapes import iterations
+
+    loop = site.loop
+    if loop is None or not counts(site):
+        return None
+    n = iterations(site, run)
+    if n is None or n < (MIN_READS if site.share < HEAVY_SHARE else MIN_HEAVY_READS):
+        return None
+    hot = {h.line for h in site.lines}
+    for node in walk_all(loop.node):
+        if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1):
+            continue
+        index = node.slice[0].slice
+        if not (isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString)):
+            continue
+        span = site.code.span(node)
+        live = run.live(site, node.value.value)
+        if span is None or span[0] not in hot or type(live).__name__ != "NpzFile":
+            continue
+        text = site.code.cell.code(node)
+        evidence = (f"{run.took(site)}: {text} read from the .npz archive again at each of {n:,} iterations, "
+                    "the whole array each time")
+        return Explained("AIP105", site, node, evidence, {"reads": n}, at=node, advice=NPZ_ADVICE,
+                         fix_reason=FIX_REASON)
+    return None
+
+
+NPZ_ADVICE = ("Each access to an .npz archive's member (data['images']) reads and decompresses the whole array "
+              "again: take it once before the loop (images = data['images']) and index that")
 
 
 def _openers(site: Site) -> list[Call]:
