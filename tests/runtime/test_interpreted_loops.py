@@ -657,3 +657,20 @@ def test_an_npz_member_read_per_item_is_a_reread_and_one_taken_once_is_not(ip: A
     report = measured(ip, setup, "images = data['images']\nmeans = []\nfor i in range(2_000):\n"
                                  "    means.append(images[i].mean())\n")
     assert not shown(report, "AIP105")
+
+
+def test_a_future_waited_for_as_soon_as_it_is_submitted_is_found_and_a_map_is_not(ip: Any) -> None:
+    setup = ("import time\nfrom concurrent.futures import ThreadPoolExecutor\nitems = list(range(40))\n"
+             "def lookup(x):\n    time.sleep(0.01)\n    return x * 2\n")
+    report = measured(ip, setup, (
+        "results = []\n"
+        "with ThreadPoolExecutor(max_workers=8) as pool:\n"
+        "    for x in items:\n"
+        "        future = pool.submit(lookup, x)\n"
+        "        results.append(future.result())\n"))
+    (found,) = shown(report, "AIP402")
+    assert found.line == 3 and "with the lookup() tasks it submits" in found.message
+    assert "the pool ran 40 tasks one at a time" in found.message and "pool.map" in found.message
+    report = measured(ip, setup, "with ThreadPoolExecutor(max_workers=8) as pool:\n"
+                                 "    results = list(pool.map(lookup, items * 8))\n")
+    assert not shown(report, "AIP402")

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ... import units as fmt
 from ..evidence import loop_iterations
 from .callees import AWAITING
+from .cellcalls import bodies, lines_of, reached
+from .helpers import top_function
 from .loading import WAIT_SHARE
 from .run import Explained, Run
 from .shapes import work_shares
-from .sites import Site, counts
+from .sites import MIN_SECONDS, Site, counts
 
 TOGETHER = frozenset({"asyncio.gather", "asyncio.create_task", "asyncio.ensure_future", "asyncio.wait",
                       "asyncio.as_completed"})
@@ -139,3 +142,62 @@ def _argument_length(run: Run, loop: object) -> int | None:
         return len(live) if live is not MISSING else None  # type: ignore[arg-type]
     except TypeError:
         return None
+
+
+SUBMIT_ADVICE = ("Each future's result is waited for before the next task is submitted, so the pool runs one task at "
+                 "a time: submit them all first, then collect the results (pool.map(f, items) keeps their order)")
+SUBMIT_FIX = ("collecting after submitting everything changes when a task's exception is raised and how many run at "
+              "once: written by hand")
+
+
+def waited_as_submitted(site: Site, run: Run) -> Explained | None:
+    """``future = pool.submit(f, x)`` then ``future.result()`` in the same iteration: the loop waits for
+    each task before it submits the next, whatever the pool's size."""
+    loop = site.loop
+    if loop is None or site.seconds < MIN_SECONDS or site.callee_share(("Future.result",)) < 0.3:
+        return None
+    submits = [c for c in loop.calls if c.method == "submit" and c.node.args]
+    # the sampler splits each tick among the threads it saw: the loop's thread waited while the pool's
+    # ran the task, so the loop and the task's lines together are what the loop cost
+    tasks = [_task_share(run, c.node.args[0].value) for c in submits]
+    if not submits or site.share + max(tasks) < DOMINANT_WAIT:
+        return None
+    submitted = {name for a in loop.assigns if isinstance(a.value, cst.Call) and isinstance(a.value.func, cst.Attribute)
+                 and a.value.func.attr.value == "submit" for name in _names(a.targets)}
+    for call in loop.calls:
+        if call.loop is not loop or call.method != "result" or call.receiver is None:
+            continue
+        direct = isinstance(call.receiver, cst.Call) and isinstance(call.receiver.func, cst.Attribute) and (
+            call.receiver.func.attr.value == "submit")  # pool.submit(f, x).result()
+        if not direct and not (isinstance(call.receiver, cst.Name) and call.receiver.value in submitted):
+            continue
+        n = site.loop_count or loop_iterations(loop.node, run.namespace)
+        if n is not None and n < MIN_COROUTINES:
+            return None
+        count = f"{n:,} tasks" if n else "its tasks"
+        task = submits[max(range(len(tasks)), key=lambda k: tasks[k])].node.args[0].value
+        named = f" with the {task.value}() tasks it submits," if isinstance(task, cst.Name) else ""
+        share = fmt.percent(min(1.0, site.share + max(tasks)))
+        evidence = (f"{run.lines(site)},{named} took {share} of the {fmt.seconds(run.wall_s)} cell: it waited for each "
+                    f"future's result before submitting the next, so the pool ran {count} one at a time")
+        return Explained("AIP402", site, loop.node, evidence, {"requests": n}, advice=SUBMIT_ADVICE,
+                         fix_reason=SUBMIT_FIX)
+    return None
+
+
+DOMINANT_WAIT = 0.5  # of the cell, the loop and the tasks it waits for
+
+
+def _task_share(run: Run, func: cst.BaseExpression) -> float:
+    """The share of the cell on the lines of the function handed to ``submit``: the measured cell's
+    own (its lines), or another cell's or module's (the sampler's function lines)."""
+    if not isinstance(func, cst.Name):
+        return 0.0
+    name = func.value
+    own = lines_of(run, [name, *reached(run, *bodies(run)[name])]) if name in bodies(run) else []
+    elsewhere = [h for h in run.report.function_lines if top_function(h.function) == name]
+    return min(1.0, sum(h.share for h in own + elsewhere))
+
+
+def _names(targets: object) -> list[str]:
+    return [t.value for t in targets if isinstance(t, cst.Name)]  # type: ignore[attr-defined]

@@ -27,7 +27,7 @@ from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
 from .conversions import tensor_from_arrays
-from .coroutines import awaited_one_by_one, blocking_coroutine
+from .coroutines import awaited_one_by_one, blocking_coroutine, waited_as_submitted
 from .flatten import list_rebuilt, list_sum, text_grown
 from .helpers import caller_of, helper_sites, top_function
 from .interpreted import interpreted_loop
@@ -53,8 +53,8 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch, one_sample_steps), (tensor_from_arrays,),
-    (row_apply, applied_scans, applied_per_group), (row_loop,),
-    (list_lookups, front_pops), (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one),
+    (row_apply, applied_scans, applied_per_group), (row_loop,), (list_lookups, front_pops),
+    (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one, waited_as_submitted),
     (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread, archive_members),
     (pandas_per_item,), (numeric_loop,), (interpreted_loop,),
 )
