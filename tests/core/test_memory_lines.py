@@ -362,7 +362,13 @@ print(json.dumps({"quick": quick.quick, "full": full.quick, "second": second, "s
                              cwd=Path(__file__).resolve().parents[2])
         return json.loads(out.stdout.strip().splitlines()[-1])
 
-    got = run("clean")
+    # the two marks are read a moment apart and must agree within 256 KB: a thread of an imported
+    # library touching pages in that moment sends the reader to the status file (its safe way), so a
+    # clean process is given three tries to show the quick way
+    for _ in range(3):
+        got = run("clean")
+        if got["quick"]:
+            break
     assert got["quick"] is True and got["full"] is False
     (rss, high), (rss_full, high_full) = got["second"], got["second_full"]
     assert abs(rss - rss_full) < 4 << 20 and abs(high - high_full) < 4 << 20
