@@ -674,3 +674,13 @@ def test_a_future_waited_for_as_soon_as_it_is_submitted_is_found_and_a_map_is_no
     report = measured(ip, setup, "with ThreadPoolExecutor(max_workers=8) as pool:\n"
                                  "    results = list(pool.map(lookup, items * 8))\n")
     assert not shown(report, "AIP402")
+
+
+def test_a_mask_per_cluster_is_whole_array_work_not_one_row(ip: Any) -> None:
+    """``X[labels == c]`` picks every row of cluster c: a mean per cluster is NumPy's work on thousands of
+    rows, six times; nothing to vectorise."""
+    setup = ("import numpy as np\nrng = np.random.default_rng(4)\nX = rng.normal(size=(200_000, 4))\n"
+             "labels = rng.integers(0, 6, len(X))\n")
+    report = measured(ip, setup, "for _ in range(30):\n"
+                                 "    centres = np.array([X[labels == c].mean(axis=0) for c in range(6)])\n")
+    assert not shown(report, "AIP201")

@@ -250,6 +250,8 @@ def _picks_one(site: Site, element: cst.SubscriptElement, targets: frozenset[str
     several indices (a list, an array)."""
     if not isinstance(element.slice, cst.Index):
         return False
+    if isinstance(element.slice.value, (cst.Comparison, cst.BooleanOperation, cst.UnaryOperation)):
+        return False  # X[labels == c], X[~seen]: a mask, every position that holds
     for name in names_used(element.slice.value) & targets:
         if site.type_of(name) in ("list", "tuple", *NUMERIC_TYPES) and (site.size_of(name) or 0) > 1:
             return False

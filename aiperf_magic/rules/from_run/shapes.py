@@ -372,7 +372,7 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
         # function, another loop) by the time the run measured on it; a loop of unknown length that
         # took most of the cell (``while unvisited:``), by its scanning lines' share of it
         nested = loop.parent is not None or isinstance(loop.scope.node, cst.FunctionDef) or _in_lambda(site, loop)
-        repeated = nested or (lookups is None and _line_share(site, node) >= ALONE_SHARE)
+        repeated = nested or (lookups is None and _line_share(site, node) + _header_share(site) >= ALONE_SHARE)
         small = lookups is not None and lookups * n < MIN_COMPARISONS
         if (small or lookups is None) and not (repeated and site.share >= ALONE_SHARE):
             continue
@@ -406,6 +406,15 @@ def _values_view(site: Site, run: Run, node: cst.BaseExpression) -> tuple[cst.Na
     if not isinstance(live, dict):
         return None
     return node.func.value, (len(live), f"the values of a dict of {len(live):,} items")
+
+
+def _header_share(site: Site) -> float:
+    """The share of a ``while`` loop's time on its header line: the interpreter counts the jump back to
+    the header for the header, so a C call of the body that holds the GIL (``unvisited.remove(x)``)
+    is often seen there, at the next point where the sampler's thread could take its turn."""
+    if site.loop is None or site.loop.kind != "while" or site.seconds <= 0:
+        return 0.0
+    return sum(h.seconds for h in site.lines if h.line == site.first) / site.seconds
 
 
 def _line_share(site: Site, node: cst.CSTNode) -> float:
