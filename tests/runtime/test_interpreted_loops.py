@@ -296,7 +296,7 @@ def test_list_scans_by_count_min_and_remove_are_membership_tests_by_another_name
     report = measured(ip, setup, "freq = [words.count(w) for w in words]\n")
     (found,) = shown(report, "AIP202")
     assert "each `.count()` test scans words" in found.message and "collections.Counter" in found.message
-    setup = ("import random\nrandom.seed(5)\nnodes = 1_800\n"
+    setup = ("import random\nrandom.seed(5)\nnodes = 2_600\n"
              "graph = {n: [(random.randrange(nodes), random.uniform(1, 9)) for _ in range(3)] for n in range(nodes)}\n")
     report = measured(ip, setup, (
         "dist = {n: float('inf') for n in graph}\n"
