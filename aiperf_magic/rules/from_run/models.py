@@ -22,7 +22,7 @@ from .callers import MAX_DEPTH, callers
 from .helpers import top_function
 from .judge import DISPATCH_S, DISPATCH_SHARE, leaves_of
 from .run import MISSING, Explained, Run
-from .shapes import work_shares
+from .shapes import iterations, work_shares
 from .sites import Site, code_of_file, counts
 
 MODEL_SHARE = 0.5  # of the loop's samples, inside the model's calls
@@ -96,7 +96,7 @@ def one_sample_steps(site: Site, run: Run) -> Explained | None:
     if work_shares(site).get("model", 0.0) < MODEL_SHARE:
         return None
     name, model = _model(site, run)
-    calls = site.loop_count
+    calls = iterations(site, run)  # as measured, or the length of what the cell's loop walks
     if model is MISSING or not calls or calls < MIN_CALLS:
         return None
     targets = set(loop.targets)
