@@ -278,21 +278,27 @@ class LineSampler:
         if self.read_names and line.samples in READ_AT and entry.frame.f_code is line.code:
             try:
                 self._look(line, entry.frame)
+                if entry.outer is not None:
+                    self._look(line, entry.outer, names_only=True)
             except Exception as exc:  # what a line holds is extra: its time still counts
                 self.read_names = False
                 self.notes.append(f"names on hot lines not read: {type(exc).__name__}: {exc}")
 
-    def _look(self, line: _Line, frame: FrameType) -> None:
+    def _look(self, line: _Line, frame: FrameType, *, names_only: bool = False) -> None:
+        """Read the line's names in ``frame``; with ``names_only``, the frame that called the line's
+        lambda from the same line, whose names the lambda does not see as its own."""
         from .lineinfo import code_facts
         from .linelook import look
 
         facts = code_facts(self._facts, frame.f_code).line(line.lineno)
-        line.ops = facts.ops
         found = look(frame, facts)
         for name, described in found.names.items():
             old = line.names.get(name)
             if old is None or (described.size or 0) >= (old.size or 0):
                 line.names[name] = described
+        if names_only:
+            return
+        line.ops = facts.ops
         line.later.update(found.later)
         line.loop_line = facts.loop_line
         if found.loop is not None:

@@ -28,6 +28,9 @@ class UserLine:
     callee: str | None  # the first library frame inward, "DataFrame.iterrows"
     via: str | None  # the user function this line called, when the stack went on into one
     innermost: bool  # no other user line inward of it: the sample is its own
+    # the frame that called this lambda from the same line: the names that line reads are split
+    # between the two frames
+    outer: FrameType | None = None
 
 
 @dataclass
@@ -87,6 +90,7 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
         if key not in seen:
             seen.add(key)
             out.lines.append(entry)
+            entry.outer = _caller_on(f, frame_line(f))
         if name == cell_file:
             out.cell = entry
             break  # outer frames of the cell (its module frame calling its own function) are the same cell
@@ -96,6 +100,16 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
 
 # Per code object: the line of each instruction that has none of its own (see frame_line).
 _LINELESS: weakref.WeakKeyDictionary[CodeType, dict[int, int]] = weakref.WeakKeyDictionary()
+
+
+def _caller_on(frame: FrameType, line: int) -> FrameType | None:
+    """The caller of a lambda when it runs the same file's same line (``min(xs, key=lambda n: d[n])``).
+    A comprehension's caller is left alone: the names it reads on that line are what the
+    comprehension walks, which its own iterator measures, not values the line computes with."""
+    back = frame.f_back
+    if back is None or frame.f_code.co_name != "<lambda>" or back.f_code.co_filename != frame.f_code.co_filename:
+        return None
+    return back if frame_line(back) == line else None
 
 
 def frame_line(frame: FrameType) -> int:

@@ -227,3 +227,30 @@ def test_with_hundreds_of_threads_each_tick_reads_a_bounded_turn_of_them(monkeyp
         seen |= set(read)
     assert len(seen) == 201  # in turn, every thread was read (and the cell's at every tick)
     assert [h.line for h in lines.hotspots(0.08)] == [2]
+
+
+def test_a_lambdas_line_reads_the_names_of_the_cell_frame_that_called_it_from_that_line():
+    # ``min(unvisited, key=lambda n: dist[n])``: the sampler mostly finds the lambda's frame on top,
+    # which sees ``dist`` only; the list min() scans is a name of the cell's frame on the same line
+    cell = compile("dist = {}\ncurrent = min(unvisited, key=lambda n: dist[n])\n", CELL, "exec")
+    lam = next(c for c in cell.co_consts if getattr(c, "co_name", "") == "<lambda>")
+    names = {"unvisited": list(range(3_000)), "dist": dict.fromkeys(range(3_000), 1.0)}
+    f = frame(ROOT, 1, frame(HARNESS_CODE, 1))
+    f = frame(cell, 2, f, globals=names)
+    world = World()
+    world.thread(1, frame(lam, 2, f, globals=names))
+    lines = world.sampler()
+    lines.read_names = True
+    lines.start()
+    for _ in range(3):
+        lines.sample(0.02, 0.02)
+    (hot,) = lines.hotspots(0.06)
+    assert hot.line == 2 and hot.sizes == {"dist": 3_000, "unvisited": 3_000}
+    # a function called from a cell line is another line: its caller's names are not its own
+    world.thread(1, main_stack(2, (WORK, 5)))
+    lines = world.sampler()
+    lines.read_names = True
+    lines.start()
+    for _ in range(3):
+        lines.sample(0.02, 0.02)
+    assert all(not h.sizes for h in lines.hotspots(0.06))

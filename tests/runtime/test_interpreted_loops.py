@@ -681,6 +681,7 @@ def test_a_mask_per_cluster_is_whole_array_work_not_one_row(ip: Any) -> None:
     rows, six times; nothing to vectorise."""
     setup = ("import numpy as np\nrng = np.random.default_rng(4)\nX = rng.normal(size=(200_000, 4))\n"
              "labels = rng.integers(0, 6, len(X))\n")
-    report = measured(ip, setup, "for _ in range(30):\n"
+    # (a loop variable named ``_`` would be the user's ``_``: IPython then stops storing results in it)
+    report = measured(ip, setup, "for repeat in range(30):\n"
                                  "    centres = np.array([X[labels == c].mean(axis=0) for c in range(6)])\n")
     assert not shown(report, "AIP201")
