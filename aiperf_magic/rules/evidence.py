@@ -10,6 +10,7 @@ the reason); a preview rule's finding is shown only when the run gives it such e
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -153,15 +154,26 @@ def _length(obj: Any) -> int | None:
         return None
 
 
+_INT_OPERATORS: dict[type, Any] = {cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+                  cst.FloorDivide: operator.floordiv}
+
+
 def live_int(node: cst.BaseExpression, namespace: Mapping[str, Any]) -> int | None:
-    """An integer the code spells or names: ``1000``, ``n`` (live), ``len(xs)`` (the live length)."""
+    """An integer the code spells or names: ``1000``, ``n`` (live), ``len(xs)`` (the live length), and
+    sums, differences and products of those (``n + 1``, ``len(xs) - 1``: a range's usual bounds)."""
     if isinstance(node, cst.Integer):
         return int(node.evaluated_value)
+    if isinstance(node, cst.BinaryOperation) and type(node.operator) in _INT_OPERATORS:
+        left, right = live_int(node.left, namespace), live_int(node.right, namespace)
+        if left is None or right is None or (right == 0 and isinstance(node.operator, cst.FloorDivide)):
+            return None
+        return _INT_OPERATORS[type(node.operator)](left, right)
     value = namespace.get(node.value) if isinstance(node, cst.Name) else None
     if isinstance(value, int) and not isinstance(value, bool):
         return value
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and node.args:
         inner = node.args[0].value
         if isinstance(inner, cst.Name) and inner.value in namespace:
-            return _length(namespace[inner.value])
+            value = namespace[inner.value]
+            return len(value) if isinstance(value, str | bytes) else _length(value)
     return None

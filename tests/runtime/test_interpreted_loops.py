@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import libcst as cst
 import pytest
 
 from .test_findings_from_run import measured, shown
@@ -257,6 +258,50 @@ def test_nested_loops_whose_steps_read_earlier_steps_are_found_and_a_single_recu
         "            dist[i][j] = min(dist[i][j], dist[i][k] + dist[k][j])\n"))
     (found,) = shown(report, "AIP201")
     assert found.line == 3 and "nested loops, 343,000 steps" in found.message and "np.minimum per k" in found.message
+
+
+def test_an_edit_distance_over_two_strings_is_nested_arithmetic_on_character_codes(ip: Any) -> None:
+    """The strings are only read one character at a time and compared: codes, not text being worked
+    on; the bounds are ``len(a) + 1``, sized from the live strings."""
+    setup = ("import random\nrandom.seed(8)\n"
+             "a = ''.join(random.choice('ACGT') for _ in range(600))\n"
+             "b = ''.join(random.choice('ACGT') for _ in range(600))\n")
+    report = measured(ip, setup, (
+        "d = [[0] * (len(b) + 1) for i in range(len(a) + 1)]\n"
+        "for i in range(len(a) + 1):\n"
+        "    d[i][0] = i\n"
+        "for j in range(len(b) + 1):\n"
+        "    d[0][j] = j\n"
+        "for i in range(1, len(a) + 1):\n"
+        "    for j in range(1, len(b) + 1):\n"
+        "        cost = 0 if a[i - 1] == b[j - 1] else 1\n"
+        "        d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)\n"))
+    (found,) = shown(report, "AIP201")
+    assert found.line == 7 and "nested loops, 360,000 steps" in found.message, found.message
+
+
+def test_a_string_is_codes_only_when_every_use_is_one_character_compared() -> None:
+    from aiperf_magic.rules.from_run.interpreted import characters_compared
+
+    def loop(body: str) -> cst.CSTNode:
+        return cst.parse_module(f"for i in range(n):\n    {body}\n").body[0]
+
+    assert characters_compared(loop("s = 1 if a[i] == b[i] else 0"), "a")
+    assert not characters_compared(loop("s = 1 if a[i:i + 2] == b[i] else 0"), "a")  # a slice is text
+    assert not characters_compared(loop("out.append(a[i].upper())"), "a")  # worked on, not compared
+    assert characters_compared(loop("s = 1 if a[i] == b[i] else len(a)"), "a")  # its length is a number
+    assert not characters_compared(loop("s = 1 if a[i] == b[i] else a.count('G')"), "a")  # the whole string
+
+
+def test_a_range_bound_is_sized_from_sums_of_live_integers() -> None:
+    from aiperf_magic.rules.evidence import live_int
+
+    def bound(text: str) -> int | None:
+        return live_int(cst.parse_expression(text), {"n": 10, "xs": [1, 2, 3], "seq": "ACGT", "flag": True})
+
+    assert (bound("n + 1"), bound("len(xs) - 1"), bound("2 * n"), bound("n // 3")) == (11, 2, 20, 3)
+    assert bound("len(seq) + 1") == 5  # a string's length: its characters
+    assert bound("n // 0") is None and bound("n + m") is None and bound("n / 2") is None
 
 
 def test_side_by_side_comprehensions_in_a_function_called_from_a_loop_are_found(ip: Any) -> None:

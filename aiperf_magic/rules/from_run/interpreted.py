@@ -255,6 +255,8 @@ def _numbers(site: Site, run: Run) -> bool:
     for name in sorted(n for n in names if not n.startswith("_")):  # ``_``: IPython's last output
         live = run.live(site, name)
         verdict = number_like(live) if live is not MISSING else None
+        if verdict is False and isinstance(live, str | bytes) and characters_compared(loop.node, name):
+            verdict = None  # ``a[i - 1] == b[j - 1]`` in an alignment: codes of one character each
         if verdict is False:
             return False
         seen = seen or bool(verdict)
@@ -266,6 +268,25 @@ def _numbers(site: Site, run: Run) -> bool:
             seen = seen or any(word in f" {text}" for word in _NUMBER_WORDS)
         seen = seen or bool(_ARITHMETIC & set(h.ops))
     return seen
+
+
+def characters_compared(node: cst.CSTNode, name: str) -> bool:
+    """Every use of ``name`` under ``node`` is one character of it (a subscript by an index, not a
+    slice) compared with something (``seq_a[i - 1] == seq_b[j - 1]``), or its length: a string read as
+    an array of character codes, as an edit distance or a sequence alignment does, not text being
+    worked on."""
+    compared: set[int] = set()
+    for sub in walk_all(node):
+        if (isinstance(sub, cst.Call) and isinstance(sub.func, cst.Name) and sub.func.value == "len"
+                and len(sub.args) == 1 and isinstance(sub.args[0].value, cst.Name)):
+            compared.add(id(sub.args[0].value))  # its length: a loop's bound (``range(1, len(b) + 1)``)
+        if isinstance(sub, cst.Comparison):
+            for side in (sub.left, *(c.comparator for c in sub.comparisons)):
+                if (isinstance(side, cst.Subscript) and isinstance(side.value, cst.Name) and side.value.value == name
+                        and len(side.slice) == 1 and isinstance(side.slice[0].slice, cst.Index)):
+                    compared.add(id(side.value))
+    uses = [sub for sub in walk_all(node) if isinstance(sub, cst.Name) and sub.value == name]
+    return bool(uses) and all(id(use) in compared for use in uses)
 
 
 def number_like(value: Any, depth: int = 0) -> bool | None:
