@@ -304,6 +304,33 @@ def test_a_range_bound_is_sized_from_sums_of_live_integers() -> None:
     assert bound("n // 0") is None and bound("n + m") is None and bound("n / 2") is None
 
 
+def test_a_python_key_over_many_points_at_every_step_is_a_call_per_element(ip: Any) -> None:
+    """``max(pending, key=lambda p: gap(p, chosen))`` in a loop calls the key for every pending point at
+    every step (farthest-point sampling); a key in C, or a key over words, is left alone."""
+    setup = ("import math, random\nrandom.seed(12)\n"
+             "points = [(random.random(), random.random()) for _ in range(1_500)]\n"
+             "def gap(p, chosen):\n    return min(math.hypot(p[0] - q[0], p[1] - q[1]) for q in chosen[-3:])\n")
+    cell = ("chosen = [points[0]]\n"
+            "pending = list(points[1:])\n"
+            "for step in range(300):\n"
+            "    far = max(pending, key=lambda p: gap(p, chosen))\n"
+            "    chosen.append(far)\n"
+            "    pending.remove(far)\n")
+    report = measured(ip, setup, cell)
+    (found,) = shown(report, "AIP201")
+    assert found.line == 4 and "max() calls its key, gap() through a lambda, once for each item of pending" in found.message
+    assert "300 steps" in found.message and "argmin" in found.message
+    words = ("import random\nrandom.seed(13)\n"
+             "words = [''.join(random.choice('abcdefgh') for _ in range(9)) for _ in range(1_500)]\n")
+    report = measured(ip, words, (
+        "picked = []\n"
+        "for step in range(300):\n"
+        "    picked.append(max(words, key=lambda w: w.count(words[step][0]) * len(w)))\n"))
+    assert not [f for f in shown(report, "AIP201") if "calls its key" in f.message]
+    report = measured(ip, words, "longest = []\nfor step in range(2_000):\n    longest.append(max(words, key=len))\n")
+    assert not [f for f in shown(report, "AIP201") if "calls its key" in f.message]
+
+
 def test_side_by_side_comprehensions_in_a_function_called_from_a_loop_are_found(ip: Any) -> None:
     setup = ("import numpy as np\nrng = np.random.default_rng(6)\n"
              "y_true = rng.integers(0, 2, 4_000).tolist()\ny_prob = rng.random(4_000).tolist()\n")

@@ -32,6 +32,7 @@ from .flatten import list_rebuilt, list_sum, text_grown
 from .helpers import caller_of, helper_sites, top_function
 from .interpreted import interpreted_loop
 from .judge import judge_static
+from .keyed import keyed_scans
 from .loading import blocking_apply, blocking_io, cpu_threads, db_queries, loader_loop
 from .models import model_autograd, model_dispatch, one_sample_steps
 from .numbers import numeric_loop
@@ -53,7 +54,7 @@ MOVED = frozenset({"AIP101", "AIP401"})
 # (a model loop can both keep autograd on and be dispatch-bound)
 SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch, one_sample_steps), (tensor_from_arrays,),
-    (row_apply, applied_scans, applied_per_group), (row_loop,), (list_lookups, front_pops),
+    (row_apply, applied_scans, applied_per_group), (row_loop,), (list_lookups, front_pops), (keyed_scans,),
     (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one, waited_as_submitted),
     (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread, archive_members),
     (pandas_per_item,), (numeric_loop,), (interpreted_loop,),
