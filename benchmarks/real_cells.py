@@ -19,7 +19,8 @@ shapes no earlier half used, labelled and committed before any ran under ``%%aip
 in its place; H moved to tuning after its first report, and half I, new cells in shapes no earlier
 half used, labelled and committed before any ran under ``%%aiperf``, was held out in its place; I
 moved to tuning after its first report, and half J, again new cells in shapes no earlier half used,
-labelled and committed before any ran under ``%%aiperf``, is held out beside C (``tuning`` and
+labelled and committed before any ran under ``%%aiperf``, was held out beside C; J moved to tuning
+after its first report, and C is the held-out half until a new one is written (``tuning`` and
 ``held_out`` in the index say which halves are which). Each kernel (``data``, ``torch``) is a fresh
 Python process with a real IPython shell and aiperf loaded: for each cell, the setup (the notebook's
 earlier cells) runs, the cell runs once plain to warm up, then plain and ``%%aiperf`` alternate
