@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from aiperf_magic.report import ColumnProfile, Finding, FrameProfile, Hotspot, Report
+from aiperf_magic.report import ColumnProfile, Finding, Fix, FrameProfile, Hotspot, Report
 from aiperf_magic.rules.engine import analyze_cell
 from aiperf_magic.rules.evidence import weigh
 from aiperf_magic.rules.fixing import attach_fixes
@@ -90,6 +90,31 @@ def test_a_small_frame_keeps_its_dtype_finding_out_of_view() -> None:
     report = Report(source="", frames=[small, big], findings=[small_f, big_f])
     weigh_frames(report)
     assert not small_f.shown and "under 10 MB" in (small_f.hidden_reason or "") and big_f.shown
+
+
+def test_a_cast_that_rounds_or_saves_little_waits_for_memory_to_be_short() -> None:
+    """A float32 that rounds every value (returns, an equity curve) and a cast that saves a quarter of
+    a Series (its datetime index stays) are shown when the frame is a tenth of the memory left."""
+    mb = 1024**2
+
+    def finding(name: str, saved: int, safety: str) -> tuple[FrameProfile, Finding]:
+        column = ColumnProfile("a", "float64", 23 * mb, "float32")
+        prof = FrameProfile(name=name, kind="Series", memory_bytes=46 * mb, columns=[column])
+        fix = Fix(title="Convert", safety=safety, source="", diff="")
+        return prof, Finding(code="AIP303", message=f"Series `{name}` uses 45.8 MB; with smaller dtypes it would use "
+                             f"34.3 MB ({saved} % less): a→float32.", line=1, fix=fix)
+
+    def weighed(available: int) -> list[Finding]:
+        made = [finding("equity", 25, "unsafe"), finding("signal", 25, "safe"), finding("codes", 80, "safe")]
+        report = Report(source="", frames=[p for p, _ in made], findings=[f for _, f in made])
+        report.samples.mem_available_bytes = [available + 100 * mb, available, None]
+        weigh_frames(report)
+        return report.findings
+
+    rounded, quarter, most = weighed(20 * 1024 * mb)
+    assert not rounded.shown and "rounds the values" in (rounded.hidden_reason or "")
+    assert not quarter.shown and "save 25% of it" in (quarter.hidden_reason or "") and most.shown
+    assert all(f.shown for f in weighed(300 * mb))  # 46 MB of 300 MB left: memory is short
 
 
 def test_a_loop_of_small_model_calls_is_found_by_its_dispatch_and_a_training_loop_is_not() -> None:

@@ -318,7 +318,8 @@ def test_a_python_key_over_many_points_at_every_step_is_a_call_per_element(ip: A
             "    pending.remove(far)\n")
     report = measured(ip, setup, cell)
     (found,) = shown(report, "AIP201")
-    assert found.line == 4 and "max() calls its key, gap() through a lambda, once for each item of pending" in found.message
+    assert found.line == 4
+    assert "max() calls its key, gap() through a lambda, once for each item of pending" in found.message
     assert "300 steps" in found.message and "argmin" in found.message
     words = ("import random\nrandom.seed(13)\n"
              "words = [''.join(random.choice('abcdefgh') for _ in range(9)) for _ in range(1_500)]\n")

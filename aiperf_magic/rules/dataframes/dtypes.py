@@ -14,7 +14,10 @@ document(
     columns whose values survive float32, int64 columns that fit a smaller integer, and
     object/string columns with few distinct values (a `category` candidate). It cannot be
     found from the code alone, so the static linter never reports it. A frame under 10 MB is kept
-    in the report but not shown: what its dtypes would save is too little to matter.
+    in the report but not shown: what its dtypes would save is too little to matter. Where memory
+    was not short during the cell (the frame under a tenth of the memory that stayed available), a
+    cast that only rounds the values (float32 for numbers that are not exact in it: returns,
+    averages) or that saves less than half the frame is kept in the report, not shown.
 
     ## Why is this bad?
     pandas defaults to 64-bit numbers and Python string objects. Halving the width halves the

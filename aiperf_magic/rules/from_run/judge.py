@@ -11,7 +11,12 @@
   live 2-D (or larger) array or tensor that uses each row whole (``parts.append(row * 0.5)`` over
   200 rows of 5,000): each iteration is already array arithmetic on thousands of elements.
 - AIP303 (narrower dtypes) on a frame under ``SMALL_FRAME_BYTES``: the memory it would save is too
-  little to matter; the finding stays in the report, not shown.
+  little to matter; the finding stays in the report, not shown. Nor is one whose only cast rounds
+  the values (float64 columns that are not exact in float32: returns, averages, an equity curve),
+  unless the frame is a tenth or more of the memory that stayed available during the cell: a loss
+  of precision is a trade for memory that is short, not a default; with memory to spare, only a
+  cast that saves most of the frame is shown (a Series of 0/1 flags in float64 on a datetime index
+  saves a quarter: the index stays).
 
 - GPU-only traps (AIP102, AIP501, AIP504, AIP505: a copy to the GPU, tensor cores, a host-device
   sync) in a run without a CUDA device: the copy, the float32 kernels or the sync they name did not
@@ -24,6 +29,7 @@ back (what it would save was measured, not only the time of its lines).
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Mapping
 from typing import Any
@@ -42,6 +48,11 @@ from ..facts import unwrap_iterable
 DISPATCH_S = 10e-6
 DISPATCH_SHARE = 0.2  # compiling is worth a card when the dispatch is at least this share of a call
 SMALL_FRAME_BYTES = 10 * 1024**2
+# memory is short when a frame is at least 1/SHORT_SHARE of the memory that stayed available during
+# the cell: then a cast that only rounds (float32), or one that saves less than MOST_SAVED of the
+# frame, is worth showing; with memory to spare, only casts that save most of the frame are
+SHORT_SHARE = 10
+MOST_SAVED = 0.5
 GPU_ONLY = frozenset({"AIP102", "AIP501", "AIP504", "AIP505"})
 MEASURED_SAMPLES = 10  # samples of a loader's loop before its batches' share of the cell is read
 
@@ -195,8 +206,10 @@ def _cheap_batches(finding: Finding, node: cst.CSTNode, analysis: Analysis, repo
 
 
 def weigh_frames(report: Report) -> None:
-    """Keep AIP303 out of view for frames too small for their dtypes to matter."""
+    """Keep AIP303 out of view for frames too small for their dtypes to matter, and a cast that only
+    rounds (float64 to float32, nothing exact to narrow) where the run had memory to spare."""
     sizes = {f"{p.kind} `{p.name}` uses": p.memory_bytes for p in report.frames}
+    available = [b for b in report.samples.mem_available_bytes if b is not None]
     for finding in report.findings:
         if finding.code != "AIP303" or not finding.shown:
             continue
@@ -205,3 +218,22 @@ def weigh_frames(report: Report) -> None:
             finding.shown, finding.evidence["judged"] = False, True
             finding.hidden_reason = (f"the frame holds {held / 1024**2:.1f} MB: under 10 MB, narrower dtypes "
                                      "save too little memory to matter")
+        elif held is not None and available and held * SHORT_SHARE < min(available):
+            spare = (f"the frame holds {held / 1024**2:.1f} MB, and {min(available) / 1024**3:.1f} GB stayed "
+                     "available during the cell")
+            saved = _saved_share(finding)
+            if finding.fix is not None and finding.fix.safety == "unsafe":
+                reason = (f"the only narrower dtype rounds the values (float32 keeps about 7 digits), worth it "
+                          f"when memory is short: {spare}")
+            elif saved is not None and saved < MOST_SAVED:
+                reason = f"narrower dtypes would save {saved:.0%} of it, and memory was not short: {spare}"
+            else:
+                continue
+            finding.shown, finding.evidence["judged"] = False, True
+            finding.hidden_reason = reason
+
+
+def _saved_share(finding: Finding) -> float | None:
+    """The share of the frame the cast saves, from the finding's "(25 % less)"."""
+    match = re.search(r"\((\d+) % less\)", finding.message)
+    return int(match.group(1)) / 100 if match else None
