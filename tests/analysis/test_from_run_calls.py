@@ -37,6 +37,19 @@ def test_a_lambda_on_the_next_line_that_splits_strings_is_not() -> None:
     assert "AIP302" not in [c for c, _ in shown(run_on(source, spots, {"pd": pd, "products": frame()}))]
 
 
+def test_a_date_made_from_each_rows_values_is_row_wise_work_and_a_formatted_one_is_not() -> None:
+    """``pd.Timedelta(days=row["days"])`` per row is ``pd.to_timedelta(column, unit="D")``; formatting
+    the date as text per row is string work."""
+    source = COALESCE.replace('row["price"] if pd.notnull(row["price"]) else row["list_price"]',
+                              'pd.Timestamp("2024-01-01") + pd.Timedelta(days=row["price"])')
+    spots = [hot(2, 0.7, 11, callees={"Series.__getitem__": 9}), hot(1, 0.3, 5, callees={"DataFrame.apply": 5})]
+    assert ("AIP302", 1) in shown(run_on(source, spots, {"pd": pd, "products": frame()}))
+    formatted = source.replace('pd.Timestamp("2024-01-01") + pd.Timedelta(days=row["price"])',
+                               '(pd.Timestamp("2024-01-01") + pd.Timedelta(days=row["price"])).strftime("%d")')
+    assert formatted != source and compile(formatted, "cell", "exec")
+    assert "AIP302" not in [c for c, _ in shown(run_on(formatted, spots, {"pd": pd, "products": frame()}))]
+
+
 ENRICH = ('stations["bikes"] = stations["station_id"].apply(\n'
           '    lambda sid: requests.get(f"{base}/station/{sid}", timeout=10).json()["value"])\n')
 

@@ -2,7 +2,9 @@
 
 A row-wise ``apply`` is a trap when its function is numbers and conditions: arithmetic, comparisons,
 ``if``/``elif`` chains returning values, NumPy or ``math`` functions, pandas' missing-value tests
-(``pd.notnull(row["a"])``: ``fillna``/``where`` on the columns), rows written and returned
+(``pd.notnull(row["a"])``: ``fillna``/``where`` on the columns), dates and durations made from
+a row's values (``r["bought"] + pd.Timedelta(days=r["days"])``: ``pd.to_timedelta`` of the column),
+rows written and returned
 (``row["total"] = ...; return row``), other such functions of the notebook. Those become column
 arithmetic, ``np.where``/``np.select`` or ``pd.cut``. A function that splits, joins or searches
 strings, loops or calls arbitrary code has no whole-column form faster than the call per row: the
@@ -21,6 +23,10 @@ _NUMERIC_BUILTINS = frozenset({"abs", "round", "min", "max", "float", "int", "bo
 _NUMERIC_MODULES = ("math.", "numpy.", "cmath.", "random.")
 # pandas' missing-value tests, element by element: ``Series.notna()``/``isna()`` do a whole column
 _NULL_TESTS = frozenset({"pandas.notnull", "pandas.isnull", "pandas.notna", "pandas.isna"})
+# dates and durations made from one row's values: ``pd.to_timedelta(df["days"], unit="D")`` and
+# ``pd.to_datetime`` make them for a whole column, and date arithmetic on columns is pandas' own
+_DATE_SCALARS = frozenset({"pandas.Timedelta", "pandas.Timestamp", "pandas.to_timedelta", "pandas.to_datetime",
+                           "datetime.timedelta"})
 _OPERATORS = (cst.BinaryOperation, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison, cst.IfExp)
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary)
 MAX_DEPTH = 2  # functions called from the function, followed this deep
@@ -114,7 +120,7 @@ def _operands(node: cst.CSTNode) -> list[cst.CSTNode]:
 def _numeric_call(facts: Facts, call: cst.Call, depth: int) -> bool:
     func = call.func
     qname = facts.names.qname(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
-    if qname and (qname.startswith(_NUMERIC_MODULES) or qname in _NULL_TESTS):
+    if qname and (qname.startswith(_NUMERIC_MODULES) or qname in _NULL_TESTS or qname in _DATE_SCALARS):
         return True
     if isinstance(func, cst.Name):
         if func.value in _NUMERIC_BUILTINS and func.value not in facts.functions:
