@@ -679,6 +679,15 @@ def test_a_python_function_per_group_or_window_is_found_and_a_reduction_by_name_
                       "units = sales['units'].head(6_000)\nz = units.rolling(30).apply(lambda w: w.max() - w.min())\n")
     (found,) = shown(report, "AIP302")
     assert "apply called a Python function once per window" in found.message
+    # hourly bins of a series by the second: 2,000 bins of the index's span, one Python call each
+    report = measured(ip, "import numpy as np\nimport pandas as pd\n"
+                          "ticks = pd.Series(np.random.default_rng(3).random(2_000 * 360), "
+                          "index=pd.date_range('2024-01-01', periods=2_000 * 360, freq='10s'))\n",
+                      "hourly = ticks.resample('1h').apply(lambda x: (x.max() - x.min()) / x.mean())\n")
+    (found,) = shown(report, "AIP302")
+    assert "apply called a Python function once per group, 2,000 groups of ticks" in found.message
+    report = measured(ip, "", "hourly = ticks.resample('1h').max()\n")
+    assert not shown(report, "AIP302")
     # a dozen groups, each a least-squares fit on 10,000 rows: the function's own work, not pandas' calls
     report = measured(ip, PANDAS_SALES, "slopes = sales.groupby('region')[['units', 'store']].apply("
                                         "lambda g: np.polyfit(g['store'], g['units'], 1)[0])\n")

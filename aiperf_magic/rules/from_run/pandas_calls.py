@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import libcst as cst
@@ -79,7 +80,7 @@ def applied_per_group(site: Site, run: Run) -> Explained | None:
             continue
         how = grouper.func.attr.value  # type: ignore[attr-defined]
         count = _grouped(site, run, grouper) if how == "groupby" else _windows(site, run, grouper) if how in (
-            "rolling", "expanding") else None
+            "rolling", "expanding") else _bins(site, run, grouper) if how == "resample" else None
         unit = "group" if how in ("groupby", "resample") else "window"
         if count is None or count[1] < MIN_ITEMS or site.seconds / count[1] > MAX_EACH_S:
             return None  # a dozen groups (a least-squares fit on 40,000 rows each): the function's own work
@@ -147,6 +148,29 @@ def _windows(site: Site, run: Run, call: cst.Call) -> tuple[str, int] | None:
     if live is MISSING or kind(live) not in ("frame", "series"):
         return None
     return root.value, len(live)
+
+
+def _bins(site: Site, run: Run, call: cst.Call) -> tuple[str, int] | None:
+    """``prices.resample("5min")`` of a live series or frame on a datetime index: the bins of that fixed
+    width its first to last time spans (a calendar rule, "M", has no fixed width: not counted)."""
+    root = call.func.value  # type: ignore[attr-defined]
+    while isinstance(root, (cst.Subscript, cst.Attribute)):
+        root = root.value
+    live = run.live(site, root.value) if isinstance(root, cst.Name) else MISSING
+    rule = call.args[0].value if call.args and call.args[0].keyword is None else None
+    pd = sys.modules.get("pandas")
+    if live is MISSING or kind(live) not in ("frame", "series") or not isinstance(rule, cst.SimpleString) or pd is None:
+        return None
+    if any(a.keyword is not None and a.keyword.value in ("on", "level") for a in call.args):
+        return None  # bins of a column's times, not the index's
+    try:
+        width = pd.tseries.frequencies.to_offset(rule.evaluated_value).nanos
+        index = live.index
+        if not isinstance(index, pd.DatetimeIndex) or len(index) == 0:
+            return None
+        return root.value, int((index.max() - index.min()).value // width) + 1
+    except Exception:  # a calendar rule (no fixed width), an odd index: not counted
+        return None
 
 
 def _grouped(site: Site, run: Run, it: cst.BaseExpression) -> tuple[str, int] | None:
