@@ -694,6 +694,20 @@ def test_a_python_function_per_group_or_window_is_found_and_a_reduction_by_name_
     assert not shown(report, "AIP302")
 
 
+def test_membership_in_one_of_a_dicts_lists_is_a_scan_and_in_its_sets_is_not(ip: Any) -> None:
+    setup = ("import random\nrandom.seed(21)\n"
+             "members = {g: random.sample(range(40_000), 3_000) for g in range(6)}\n"
+             "visitors = random.sample(range(40_000), 400)\n")
+    cell = ("overlap = {}\nfor g in members:\n    for h in members:\n"
+            "        overlap[g, h] = sum(1 for v in visitors if v in members[h])\n")
+    report = measured(ip, setup, cell)
+    (found,) = shown(report, "AIP202")
+    assert found.line == 4 and "scans members, one of the lists of a dict of 6 lists, up to 3,000 items" in found.message
+    # sets, and as many visitors again as makes the cell take as long: hashed, not scanned
+    report = measured(ip, "members = {g: set(m) for g, m in members.items()}\nvisitors = visitors * 200\n", cell)
+    assert report.wall_s > 0.15 and not shown(report, "AIP202")
+
+
 def test_membership_in_a_dict_values_view_or_a_deque_is_a_scan(ip: Any) -> None:
     setup = ("from collections import deque\n"
              "catalog = {i: f'item {i}' for i in range(6_000)}\n"

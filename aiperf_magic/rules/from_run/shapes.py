@@ -356,6 +356,8 @@ def list_lookups(site: Site, run: Run) -> Explained | None:
     lookups = iterations(site, run)
     for node, container, op in tests:
         viewed = _values_view(site, run, container) if op == "in" else None
+        if viewed is None and op == "in":
+            viewed = _list_in_mapping(site, run, container)
         if viewed is not None:
             container = viewed[0]
         elif not isinstance(container, cst.Name):
@@ -406,6 +408,21 @@ def _values_view(site: Site, run: Run, node: cst.BaseExpression) -> tuple[cst.Na
     if not isinstance(live, dict):
         return None
     return node.func.value, (len(live), f"the values of a dict of {len(live):,} items")
+
+
+def _list_in_mapping(site: Site, run: Run, node: cst.BaseExpression) -> tuple[cst.Name, tuple[int, str]] | None:
+    """``x in active[month]``: one of the lists a live dict (or list) of lists holds, scanned item by
+    item like any list; sized by the longest of them."""
+    if not (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1
+            and isinstance(node.slice[0].slice, cst.Index)):
+        return None
+    live = run.live(site, node.value.value)
+    parts = list(live.values()) if isinstance(live, dict) else live if isinstance(live, list) else None
+    if not parts or not all(isinstance(p, list | tuple | deque) for p in parts):
+        return None
+    longest = max(len(p) for p in parts)
+    kind_ = f"a {type(live).__name__} of {len(parts):,} lists"
+    return node.value, (longest, f"one of the lists of {kind_}, up to {longest:,} items")
 
 
 def _header_share(site: Site) -> float:
