@@ -702,7 +702,8 @@ def test_membership_in_one_of_a_dicts_lists_is_a_scan_and_in_its_sets_is_not(ip:
             "        overlap[g, h] = sum(1 for v in visitors if v in members[h])\n")
     report = measured(ip, setup, cell)
     (found,) = shown(report, "AIP202")
-    assert found.line == 4 and "scans members, one of the lists of a dict of 6 lists, up to 3,000 items" in found.message
+    assert found.line == 4
+    assert "scans members, one of the lists of a dict of 6 lists, up to 3,000 items" in found.message
     # sets, and as many visitors again as makes the cell take as long: hashed, not scanned
     report = measured(ip, "members = {g: set(m) for g, m in members.items()}\nvisitors = visitors * 200\n", cell)
     assert report.wall_s > 0.15 and not shown(report, "AIP202")
