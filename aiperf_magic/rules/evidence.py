@@ -124,6 +124,10 @@ def loop_iterations(node: cst.CSTNode, namespace: Mapping[str, Any] | None) -> i
     column = _column_of(it)
     if column is not None and column in namespace and kind_of(namespace[column]) == "frame":
         return _length(namespace[column])  # df["col"]: a column has the frame's rows
+    if (isinstance(it, cst.Attribute) and it.attr.value in ("columns", "index") and isinstance(it.value, cst.Name)
+            and kind_of(namespace.get(it.value.value)) in ("frame", "series")):
+        labels = getattr(namespace[it.value.value], it.attr.value, None)
+        return len(labels) if labels is not None else None  # df.columns, df.index: its labels
     if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "range":
         bounds = [live_int(a.value, namespace) for a in it.args if a.keyword is None]
         if bounds and all(b is not None for b in bounds) and len(bounds) <= 3:

@@ -665,6 +665,23 @@ def test_pandas_called_per_group_or_per_key_is_found_and_one_call_is_not(ip: Any
     assert not shown(report, "AIP301") and shown(report, "AIP203")
 
 
+def test_pandas_per_column_of_a_wide_frame_is_counted_by_its_columns(ip: Any) -> None:
+    """``for ticker in returns.columns``: the loop walks the frame's 2,000 column labels, each a few
+    pandas calls (a statistic stored at a new label); twenty columns of real work are not items."""
+    pytest.importorskip("pandas")
+    setup = ("import numpy as np\nimport pandas as pd\nrng = np.random.default_rng(9)\n"
+             "returns = pd.DataFrame(rng.normal(0, 0.01, (500, 2_000)), columns=[f't{i}' for i in range(2_000)])\n"
+             "long = pd.DataFrame(rng.normal(0, 1, (400_000, 20)))\n")
+    report = measured(ip, setup, ("ratio = pd.Series(dtype=float)\n"
+                                  "for ticker in returns.columns:\n"
+                                  "    r = returns[ticker]\n"
+                                  "    ratio[ticker] = r.mean() / r.std()\n"))
+    (found,) = shown(report, "AIP301")
+    assert found.line == 2 and "pandas called in each of 2,000 iterations" in found.message
+    report = measured(ip, "", "ranks = {}\nfor c in long.columns:\n    ranks[c] = long[c].rank().median()\n")
+    assert report.wall_s > 0.15 and not shown(report, "AIP301")
+
+
 def test_a_python_function_per_group_or_window_is_found_and_a_reduction_by_name_is_not(ip: Any) -> None:
     pytest.importorskip("pandas")
     report = measured(ip, PANDAS_SALES,
