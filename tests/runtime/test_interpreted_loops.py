@@ -682,6 +682,22 @@ def test_pandas_per_column_of_a_wide_frame_is_counted_by_its_columns(ip: Any) ->
     assert report.wall_s > 0.15 and not shown(report, "AIP301")
 
 
+def test_a_while_loop_stepping_through_a_frames_rows_is_a_row_loop(ip: Any) -> None:
+    """``while i < len(daily)`` with ``daily.iloc[i]`` in the body walks the rows as a for loop would;
+    the same walk over a list is not pandas per row."""
+    pytest.importorskip("pandas")
+    setup = ("import numpy as np\nimport pandas as pd\n"
+             "daily = pd.DataFrame({'t': np.random.default_rng(5).normal(20, 8, 12_000)})\n"
+             "temps = daily['t'].tolist()\n")
+    report = measured(ip, setup, ("runs = 0\ni = 0\nwhile i < len(daily):\n"
+                                  "    if daily.iloc[i]['t'] > 30:\n        runs += 1\n    i += 1\n"))
+    (found,) = shown(report, "AIP301")
+    assert found.line == 3 and "for each of 12,000 rows of daily" in found.message
+    report = measured(ip, setup, ("runs = 0\nfor repeat in range(60):\n    i = 0\n    while i < len(temps):\n"
+                                  "        if temps[i] > 30:\n            runs += 1\n        i += 1\n"))
+    assert report.wall_s > 0.1 and not shown(report, "AIP301")
+
+
 def test_a_python_function_per_group_or_window_is_found_and_a_reduction_by_name_is_not(ip: Any) -> None:
     pytest.importorskip("pandas")
     report = measured(ip, PANDAS_SALES,

@@ -105,12 +105,10 @@ def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int | None] | 
     elif isinstance(it, cst.Attribute) and it.attr.value == "index":
         frame = it.value
     elif isinstance(it, cst.Call) and facts.names.qname(it.func) == "builtins.range" and it.args:
-        stop = it.args[-1].value if len(it.args) <= 2 else None
-        if isinstance(stop, cst.Call) and facts.names.qname(stop.func) == "builtins.len" and stop.args:
-            frame = stop.args[0].value
-        elif isinstance(stop, cst.Subscript) and isinstance(stop.value, cst.Attribute) and (
-                stop.value.attr.value == "shape"):
-            frame = stop.value.value
+        frame = _length_of(facts, it.args[-1].value if len(it.args) <= 2 else None)
+    elif isinstance(loop.node, cst.While):  # ``while i < len(df):`` with ``i`` moved on in the body
+        frame = next((f for f in (_length_of(facts, b) for b in _upper_bounds(loop.node.test)) if f is not None),
+                     None)
     if isinstance(frame, cst.Name):
         rows = _rows(site, run, frame.value)
         if rows is not None:
@@ -125,6 +123,25 @@ def _frame_walked(site: Site, run: Run, loop: Loop) -> tuple[str, int | None] | 
             if t.startswith("pandas.") and h.sizes.get(name) == n:
                 return name, n
     return None
+
+
+def _length_of(facts: Any, node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """``X`` of ``len(X)`` or ``X.shape[0]``: what a loop bound counts."""
+    if isinstance(node, cst.Call) and facts.names.qname(node.func) == "builtins.len" and node.args:
+        return node.args[0].value
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Attribute) and node.value.attr.value == "shape":
+        return node.value.value
+    return None
+
+
+def _upper_bounds(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The right sides of ``a < b`` / ``a <= b`` in a condition, through ``and``."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        return _upper_bounds(test.left) + _upper_bounds(test.right)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(
+            test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual)):
+        return [test.comparisons[0].comparator]
+    return []
 
 
 def _row_iterator(site: Site, loop: Loop) -> bool:
