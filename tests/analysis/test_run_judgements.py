@@ -152,3 +152,17 @@ def test_many_rows_or_one_item_per_row_stay_the_static_rules_call(source: str, s
     found = findings(source, [hot(3, 0.36, 2, loop_line=2)], {"parts_source": np.zeros(shape), "np": np})
     (f,) = [f for f in found if f.code == "AIP201"]
     assert f.shown and not f.evidence.get("judged")
+
+
+def test_a_subclass_of_ndarray_on_an_items_line_is_whole_array_work() -> None:
+    """``tokens[s:s + 256]`` of a ``np.memmap`` per start: the sampler types the map as numpy.memmap and
+    describes it as an ndarray of ten million; the items are windows of it, not a few numbers."""
+    from aiperf_magic.rules.from_run.interpreted import _small
+
+    def line(kind: str, text: str, n: int) -> Hotspot:
+        return Hotspot(line=3, seconds=0.1, share=0.5, sizes={"tokens": n, "s": 1},
+                       types={"tokens": kind, "s": "torch.Tensor"}, locals={"tokens": text, "s": "Tensor () int64"})
+
+    assert not _small([line("numpy.memmap", "ndarray of 10,000,000 uint16", 10_000_000)])
+    assert not _small([line("numpy.ndarray", "ndarray of 10,000,000 uint16", 10_000_000)])
+    assert _small([line("numpy.memmap", "ndarray of 4 uint16", 4)])

@@ -404,8 +404,11 @@ def _per_element(run: Run, function: str) -> bool:
 
 
 def _small(lines: list[Hotspot]) -> bool:
+    """No array, tensor or list on the lines holds more than ``SMALL_ITEM`` items (subclasses count:
+    a ``np.memmap`` of a token file is an array of ten million)."""
     sizes = [n for h in lines for name, n in h.sizes.items()
-             if h.types.get(name, "") in ("numpy.ndarray", "torch.Tensor", "list", "tuple")]
+             if h.types.get(name, "") in ("numpy.ndarray", "torch.Tensor", "list", "tuple")
+             or h.locals.get(name, "").startswith(("ndarray", "Tensor"))]
     return not sizes or max(sizes) <= SMALL_ITEM
 
 
