@@ -47,3 +47,22 @@ def test_a_short_list_or_a_number_or_an_array_of_fixed_size_stays_silent() -> No
     acc = ("acc = np.zeros(32)\nfor start in range(0, len(scores), 32):\n    batch = scores[start:start + 32]\n"
            "    acc = acc + batch\n")
     assert "AIP203" not in [f.code for f in run_on(acc, _spots(), _ns(0) | {"acc": np.zeros(32)})]
+
+
+INSERT = ("window = np.empty(0)\nmedians = []\nfor x in latencies:\n"
+          "    window = np.insert(window, np.searchsorted(window, x), x)\n"
+          "    medians.append(window[len(window) // 2])\n")
+
+
+def test_an_array_kept_sorted_by_np_insert_is_copied_at_every_step() -> None:
+    spots = [hot(4, 0.9, types={"window": "numpy.ndarray"}, loop_line=3)]
+    ns = {"np": np, "latencies": np.ones(20_000), "window": np.ones(20_000), "medians": [1.0] * 20_000}
+    (found,) = [f for f in run_on(INSERT, spots, ns) if f.code == "AIP203"]
+    assert found.line == 4 and found.evidence["copies"] == 200_000_000
+    assert "window = np.insert(window, ...) made a new array at each of 20,000 iterations" in found.message
+    assert "bisect.insort" in found.message and found.fix is not None and not found.fix.source
+    # another array made from it (not the same name rebound), or a short one: nothing copied over and over
+    other = INSERT.replace("    window = np.insert(window,", "    shown = np.insert(window,")
+    assert "AIP203" not in [f.code for f in run_on(other, spots, ns | {"shown": np.ones(20_000)})]
+    short = ns | {"latencies": np.ones(300), "window": np.ones(300)}
+    assert "AIP203" not in [f.code for f in run_on(INSERT, spots, short)]

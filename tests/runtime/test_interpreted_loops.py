@@ -224,13 +224,14 @@ def test_dataframe_map_of_a_python_function_counts_every_element(ip: Any) -> Non
     pytest.importorskip("pandas")
     report = measured(ip, (
         "import numpy as np\nimport pandas as pd\n"
-        "basket = pd.DataFrame(np.random.default_rng(2).integers(0, 3, (400, 500)).astype(float))\n"
+        "basket = pd.DataFrame(np.random.default_rng(2).integers(0, 3, (400, 1_500)).astype(float))\n"
         "def encode(x):\n"
         "    if x <= 0:\n"
         "        return 0\n"
         "    return 1\n"), "sets = basket.map(encode)\n")
+    # (600,000 calls: long enough for the sampler on a busy machine; 200,000 took 80 ms, too few samples)
     (found,) = shown(report, "AIP302")
-    assert found.line == 1 and "200,000 times, on basket (400 rows x 500 columns)" in found.message
+    assert found.line == 1 and "600,000 times, on basket (400 rows x 1,500 columns)" in found.message
     assert "Element-wise `map`" in found.message
 
 

@@ -26,6 +26,7 @@ from ..fixing import edits_for, to_fix
 from ..fixing_earlier import fix_in_earlier_cell
 from ..registry import all_rules
 from ..suppress import is_suppressed
+from .array_edits import array_edited
 from .conversions import tensor_from_arrays
 from .coroutines import awaited_one_by_one, blocking_coroutine, waited_as_submitted
 from .flatten import list_rebuilt, list_sum, text_grown
@@ -56,7 +57,8 @@ SHAPES: tuple[tuple[Shape, ...], ...] = (
     (loader_loop,), (cpu_threads,), (model_autograd, model_dispatch, one_sample_steps), (tensor_from_arrays,),
     (row_apply, applied_scans, applied_per_group), (row_loop,), (list_lookups, front_pops), (keyed_scans,),
     (blocking_io, blocking_apply, blocking_coroutine, awaited_one_by_one, waited_as_submitted),
-    (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown), (file_reread, archive_members),
+    (db_queries,), (db_commits, file_appends), (list_sum,), (list_rebuilt, text_grown, array_edited),
+    (file_reread, archive_members),
     (pandas_per_item,), (numeric_loop,), (interpreted_loop,),
 )
 
