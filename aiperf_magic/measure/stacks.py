@@ -72,7 +72,7 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
     seen: set[int | tuple[str, int]] = set()
     library: CodeType | None = None  # the nearest library frame inward of the frame looked at
     inner_user: CodeType | None = None  # the user frame just inward of it, if the frame there is one
-    for f in stack:
+    for i, f in enumerate(stack):
         code = f.f_code
         name = code.co_filename
         if name != cell_file and not is_user_file(name):
@@ -90,7 +90,7 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
         if key not in seen:
             seen.add(key)
             out.lines.append(entry)
-            entry.outer = _caller_on(f, frame_line(f))
+            entry.outer = _caller_on(f, stack[i + 1] if i + 1 < len(stack) else None)
         if name == cell_file:
             out.cell = entry
             break  # outer frames of the cell (its module frame calling its own function) are the same cell
@@ -102,14 +102,15 @@ def attribute(stack: list[FrameType], *, cell_file: str | None, line_offset: int
 _LINELESS: weakref.WeakKeyDictionary[CodeType, dict[int, int]] = weakref.WeakKeyDictionary()
 
 
-def _caller_on(frame: FrameType, line: int) -> FrameType | None:
+def _caller_on(frame: FrameType, back: FrameType | None) -> FrameType | None:
     """The caller of a lambda when it runs the same file's same line (``min(xs, key=lambda n: d[n])``).
     A comprehension's caller is left alone: the names it reads on that line are what the
-    comprehension walks, which its own iterator measures, not values the line computes with."""
-    back = frame.f_back
+    comprehension walks, which its own iterator measures, not values the line computes with.
+    ``back`` is the next frame of the stack already walked (a C function such as ``min`` makes no
+    frame between them): another thread's ``f_back`` is not read again."""
     if back is None or frame.f_code.co_name != "<lambda>" or back.f_code.co_filename != frame.f_code.co_filename:
         return None
-    return back if frame_line(back) == line else None
+    return back if frame_line(back) == frame_line(frame) else None
 
 
 def frame_line(frame: FrameType) -> int:
