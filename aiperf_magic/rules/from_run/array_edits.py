@@ -13,7 +13,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...sizing import kind
-from .flatten import MIN_COPIES
+from .flatten import MIN_COPIES, name_assigns
 from .run import MISSING, Explained, Run
 from .shapes import iterations
 from .sites import Site, counts
@@ -54,16 +54,10 @@ def array_edited(site: Site, run: Run) -> Explained | None:
 def _edits(site: Site, loop: cst.For) -> list[cst.Assign]:
     """``x = np.insert(x, ...)`` and ``x = np.delete(x, ...)`` in the loop's body (not in nested functions)."""
     out = []
-    stack: list[cst.CSTNode] = [loop.body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            continue
-        if (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
-                and isinstance(node.value, cst.Call) and node.value.args
-                and site.code.facts.names.qname(node.value.func) in EDITS):
-            first = node.value.args[0].value
-            if isinstance(first, cst.Name) and first.value == node.targets[0].target.value:
+    for node in name_assigns(loop):
+        call = node.value
+        if isinstance(call, cst.Call) and call.args and site.code.facts.names.qname(call.func) in EDITS:
+            first = call.args[0].value
+            if isinstance(first, cst.Name) and first.value == node.targets[0].target.value:  # type: ignore[attr-defined]
                 out.append(node)
-        stack.extend(node.children)
     return out

@@ -153,15 +153,23 @@ def _text_growth(loop: cst.For) -> list[tuple[cst.CSTNode, str]]:
 def _rebindings(loop: cst.For) -> list[cst.Assign]:
     """``x = x + ...`` and ``x = ... + x`` in the loop's body (not in nested functions)."""
     out = []
+    for node in name_assigns(loop):
+        value, name = node.value, node.targets[0].target.value  # type: ignore[attr-defined]
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and any(
+                isinstance(side, cst.Name) and side.value == name for side in (value.left, value.right)):
+            out.append(node)
+    return out
+
+
+def name_assigns(loop: cst.For) -> list[cst.Assign]:
+    """Assignments of one plain name in the loop's body, nested functions and classes left out."""
+    out = []
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             continue
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name):
-            value, name = node.value, node.targets[0].target.value
-            if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add) and any(
-                    isinstance(side, cst.Name) and side.value == name for side in (value.left, value.right)):
-                out.append(node)
+            out.append(node)
         stack.extend(node.children)
     return out
