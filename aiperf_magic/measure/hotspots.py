@@ -19,6 +19,7 @@ cell's: their lines show in ``function_lines`` with the CPU they used, never in 
 
 from __future__ import annotations
 
+import functools
 import linecache
 import re
 import sys
@@ -33,7 +34,7 @@ from ..report import Hotspot
 from .awaiting import awaiting_stack
 from .probes.threads import ThreadCpuReader
 from .shares import ThreadShares
-from .stacks import Attribution, UserLine, attribute, find_cell_file, frame_line, label, user_stack
+from .stacks import Attribution, UserLine, attribute, find_cell_file, frame_line, gc_paused, label, user_stack
 
 if TYPE_CHECKING:
     from ..sizing import Described
@@ -71,6 +72,17 @@ class _Line:
         self.loop_later: tuple[weakref.ref[Any], Walk, str] | None = None
 
 
+def _reading_frames(method: Callable[..., Any]) -> Callable[..., Any]:
+    """A LineSampler method that reads other threads' frames runs with the collector held off
+    (:class:`.stacks.gc_paused`)."""
+    @functools.wraps(method)
+    def run(self: Any, *args: Any, **kwargs: Any) -> Any:
+        with gc_paused():
+            return method(self, *args, **kwargs)
+
+    return run
+
+
 class LineSampler:
     def __init__(self, thread_id: int, root_code: CodeType | None, *, line_offset: int = 0,
                  filename: str | None = None, all_threads: bool = True, read_names: bool = True,
@@ -102,6 +114,7 @@ class LineSampler:
         self.one_thread = True
 
     # -- lifecycle ---------------------------------------------------------------------------------
+    @_reading_frames
     def start(self) -> None:
         """Note which threads already run user code (not the cell's) and prime their CPU clocks."""
         me = threading.get_ident()
@@ -121,6 +134,7 @@ class LineSampler:
         self.one_thread = not running_user_code
 
     # -- one tick ----------------------------------------------------------------------------------
+    @_reading_frames
     def sample(self, dt: float, interval: float | None = None) -> None:
         """Attribute the time since the last tick to where the threads are now.
 
@@ -158,6 +172,7 @@ class LineSampler:
             counted += w
         self.outside_s += max(0.0, dt - counted)
 
+    @_reading_frames
     def moved(self) -> list[tuple[int, float]] | None:
         """The cell's line now, when the cell's thread, its user code alone, has gone on since this
         tick's sample (the sampler was made to hand the GIL over between its reads, which the short

@@ -7,13 +7,20 @@ locals of a *function's* frame are another matter (docs/runtime.md, "Reading a h
 
 - Python 3.13+ (PEP 667) gives a view on the frame's variables: reading one name copies nothing.
 - Python 3.11 and 3.12 build a snapshot dict inside the frame (``PyFrame_FastToLocals``) on each
-  ``frame.f_locals``; it holds the values until the function returns or asks for ``locals()`` again.
-  Under a Python-level trace function (a debugger), that snapshot is written back into the frame
-  after each trace event, which made writes from other threads get lost (CPython issue 74929).
-  So a function's locals are read only when its frame has no trace function, never on a
+  ``frame.f_locals``. Under a Python-level trace function (a debugger), that snapshot is written
+  back into the frame after each trace event, which made writes from other threads get lost
+  (CPython issue 74929). Refreshing it replaces the values a previous read left there, and dropping
+  the last reference to one runs its finalizer inside that C-level read: a finalizer that hands
+  the GIL over (a ``__del__`` that sleeps, closes a file, ends a generator) lets the function
+  return while the read goes on in its freed frame, which crashed the kernel (reproduced with a
+  ``__del__`` that sleeps). So the snapshot is copied and emptied at once after each read: the next
+  read replaces nothing, and the frame no longer keeps the user's objects alive until it returns.
+  A function that asks for its own namespace (``locals()``, ``vars()``, ``exec``, ``eval``,
+  ``sys._getframe``, ``inspect.currentframe``) may hold that very dict: its locals are not read.
+  A function's locals are read only when its frame has no trace function, never on a
   free-threaded build (another thread's locals are not safe to read there, CPython issue 144446),
   and only at the few samples of a hot line that ``hotspots.READ_AT`` names; otherwise only its
-  globals are read.
+  globals are read. The sampler holds the garbage collector off meanwhile (:mod:`.stacks`).
 
 Sizes come from :func:`aiperf_magic.sizing.describe` without running the user's methods. What a loop
 walks is measured from the live objects its header names (the length of ``values`` for
@@ -55,14 +62,34 @@ class Looked:
     loop_later: tuple[weakref.ref[Any], Walk, str] | None = None
 
 
+# Python 3.13+ (PEP 667): a function's f_locals is a view on its variables, not a snapshot dict.
+_LOCALS_VIEW = sys.version_info >= (3, 13)
+# names a function uses to reach its own namespace dict (the snapshot a read refreshes)
+_ASKS_LOCALS = frozenset({"locals", "vars", "exec", "eval", "_getframe", "currentframe"})
+
+
 def locals_readable(frame: FrameType) -> bool:
     """Whether this function frame's locals may be read from another thread (see the docstring)."""
-    if not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+    code = frame.f_code
+    if not code.co_flags & inspect.CO_OPTIMIZED:
         return True  # module or class body: its locals are a plain dict
     gil = getattr(sys, "_is_gil_enabled", None)
     if gil is not None and not gil():
         return False
+    if not _LOCALS_VIEW and not _ASKS_LOCALS.isdisjoint(code.co_names):
+        return False
     return frame.f_trace is None
+
+
+def _function_locals(frame: FrameType) -> Any:
+    """The frame's locals for one read: on 3.11 and 3.12 a copy of the snapshot, which is emptied
+    (see the docstring); the view itself on 3.13+ and the namespace of a module or class body."""
+    got = frame.f_locals
+    if _LOCALS_VIEW or not frame.f_code.co_flags & inspect.CO_OPTIMIZED:
+        return got
+    copy = dict(got)
+    got.clear()  # every value is still the frame's own or the copy's: no finalizer runs here
+    return copy
 
 
 class _Scope:
@@ -78,7 +105,7 @@ class _Scope:
         if self._locals is None:
             if not self.allow_locals or not locals_readable(self.frame):
                 return _MISSING
-            self._locals = self.frame.f_locals
+            self._locals = _function_locals(self.frame)
             self.locals_read = bool(self.frame.f_code.co_flags & inspect.CO_OPTIMIZED)
         try:
             return self._locals[name]

@@ -9,11 +9,21 @@ whatever runs the shell (a script, a test harness) never does. A line's *callee*
 library frame on the stack inward from it (``DataFrame.iterrows``, ``_LocIndexer.__getitem__``,
 ``_BaseDataLoaderIter.__next__``): what its time went into outside user code; ``via`` the user
 function it called directly, when there is one.
+
+Reading another thread's frames is safe under the GIL only while this thread runs no Python code in
+the middle of one C-level read. On CPython 3.11 and 3.12 three such reads allocate frame objects or
+dicts (``sys._current_frames()``, ``frame.f_back``, ``frame.f_locals``); an allocation can start
+the garbage collector, whose finalizers (a ``__del__``, a weak reference's callback) are Python
+code, and Python code can hand the GIL to the thread being read, which may then return from the
+very frame the read is half-way through: the read goes on in freed memory (a crash, or a
+``tuple`` where a frame should be, seen in tests). :class:`gc_paused` holds the collector off
+while a sample reads frames; the locals are read as :mod:`.linelook` says.
 """
 
 from __future__ import annotations
 
 import dis
+import gc
 import weakref
 from dataclasses import dataclass, field
 from types import CodeType, FrameType
@@ -37,6 +47,22 @@ class UserLine:
 class Attribution:
     lines: list[UserLine] = field(default_factory=list)  # innermost first
     cell: UserLine | None = None  # the measured cell's innermost line on this stack
+
+
+class gc_paused:  # noqa: N801 - used as a context manager, like contextlib's
+    """The garbage collector held off while this thread reads other threads' frames (see the
+    module's docstring); a collector already disabled (by the user) is left so."""
+
+    __slots__ = ("_was_on",)
+
+    def __enter__(self) -> None:
+        self._was_on = gc.isenabled()
+        if self._was_on:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._was_on:
+            gc.enable()
 
 
 def label(code: CodeType) -> str:
