@@ -49,7 +49,7 @@ class Attribution:
     cell: UserLine | None = None  # the measured cell's innermost line on this stack
 
 
-class gc_paused:  # noqa: N801 - used as a context manager, like contextlib's
+class gc_paused:  # lower case: used as a context manager, like contextlib's
     """The garbage collector held off while this thread reads other threads' frames (see the
     module's docstring); a collector already disabled (by the user) is left so."""
 
