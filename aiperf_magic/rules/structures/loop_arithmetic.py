@@ -14,6 +14,7 @@ from ..facts import Facts, Loop
 from ..registry import Hit, fixer_for, rule
 from ..result_types import NUMPY, attribute_of
 from ..symbols import Symbol, infer_symbol
+from .accumulations import running_sums
 from .array_safety import array_refused, as_list, len_source, loop_scalars, total_of, vector
 from .grid_stores import grid_store
 from .matmul_loops import matmul_store
@@ -345,6 +346,9 @@ def _for_loop(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: object, fact
     if loop.orelse or not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock):
         return "the loop unpacks its items or has an else clause"
     body = loop.body.body
+    summed = running_sums(cell, loop, edits, numpy, facts)  # temporaries feeding running sums
+    if summed is not None:
+        return summed
     if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
         # several statements per element (prints, ifs, break/continue) are not one expression
         return "the loop body is more than one accumulating statement"

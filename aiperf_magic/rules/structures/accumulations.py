@@ -1,0 +1,197 @@
+"""AIP201 for a loop body of several statements: per-element temporaries feeding running sums.
+
+    for i in range(m):                    f_wb = w * np.asarray(x)[:m] + b
+        f_wb = w * x[i] + b               err = f_wb - np.asarray(y)[:m]
+        err = f_wb - y[i]          ->     dj_db += err.sum()
+        dj_db += err                      dj_dw += (err * np.asarray(x)[:m]).sum()
+        dj_dw += err * x[i]
+
+The analysis, statement by statement, in order: a *temporary* is a plain name assigned once,
+from element-wise arithmetic (:func:`..elementwise.vectorise`) of the element, outer scalars and
+the temporaries before it; it becomes the array of its values. A *running sum* is
+``acc += expr`` or ``acc = acc + expr`` with ``acc`` a plain name read nowhere else in the body
+(no step sees another's total) and ``expr`` element-wise; it becomes ``acc += total``, the sum as
+the loop's scalars made it (:func:`.array_safety.total_of`; floats are added pairwise, within
+Try's float64 tolerance). Anything else in the body (a call, an ``if``, a store into a container,
+a name assigned twice or read before its assignment) leaves the loop to the other rewrites.
+
+Preconditions, each with the reason given when it fails: the loop variable and the temporaries are
+not read after the loop in the same block (they would hold arrays, not the last element's values);
+every running sum's expression, with its temporaries written out, passes the array-safety checks
+of the single-statement rewrite (numbers proven, int64 not overflowing). An index loop may walk
+``range(len(a))`` or ``range(m)`` where ``m`` was last set to ``len(a)`` or ``a.shape[0]`` before it in
+the same block, so that ``a[i]`` is ``np.asarray(a)[:m]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import libcst as cst
+
+from ...cell.parsed import ParsedCell
+from ...cell.tree import names_in
+from ...fixes.edits import Edits
+from ..elementwise import array_of, vectorise
+from ..facts import Facts
+from .array_safety import array_refused, indexed_by, len_source, loop_scalars, total_of
+
+
+def running_sums(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: Callable[[], str],
+                 facts: Facts) -> Edits | str | None:
+    """The rewrite of ``loop`` when its body is temporaries and running sums; a reason when it is that
+    shape but would not be equal; None when it is not that shape."""
+    if not isinstance(loop.target, cst.Name) or not isinstance(loop.body, cst.IndentedBlock) or loop.orelse:
+        return None
+    smalls = _simple_statements(loop.body.body)
+    if smalls is None or len(smalls) < 2:
+        return None
+    var = loop.target.value
+    temps: dict[str, cst.BaseExpression] = {}  # name -> its value with earlier temporaries written out
+    sums: list[tuple[str, cst.BaseExpression, cst.BaseExpression]] = []  # (acc, value, written out)
+    order: list[tuple[str, str, cst.BaseExpression]] = []  # ("temp"|"sum", name, value as written)
+    for small in smalls:
+        parts = _sum_parts(small)
+        if parts is not None:
+            acc, value = parts
+            order.append(("sum", acc, value))
+            sums.append((acc, value, _written_out(value, temps)))
+            continue
+        target = _plain_target(small)
+        if target is None or target == var or target in temps:
+            return None
+        value = small.value  # type: ignore[attr-defined]
+        if target in names_in(value):
+            return None
+        temps[target] = _written_out(value, temps)
+        order.append(("temp", target, value))
+    if not sums:
+        return None
+    accs = {acc for acc, _, _ in sums}
+    for kind, name, value in order:
+        reads = names_in(value)
+        if reads & accs:
+            return None  # a step reads a running total: each step depends on the one before
+        if kind == "sum" and sum(1 for a, _, _ in sums if a == name) > 1:
+            return None
+    after = set().union(*(names_in(s) for s in cell.following(loop))) if cell.following(loop) else set()
+    kept = sorted((set(temps) | {var}) & after)
+    if kept:
+        return f"{', '.join(kept)} is read after the loop, where it holds the last element's value"
+    walked = _walked(cell, loop)
+    arr = array_of(loop.iter, cell.code, numpy)
+    if arr is None:
+        return None
+
+    def subst(node: cst.CSTNode) -> str | None:
+        if isinstance(node, cst.Name) and node.value == var:
+            return arr
+        if isinstance(node, cst.Name) and node.value in temps:
+            return node.value
+        base = indexed_by(node, var)
+        if base is None or walked is None:
+            return None
+        whole = f"{numpy()}.asarray({base})"
+        sequence, bound = walked
+        return whole if base == sequence else f"{whole}[:{bound}]"
+
+    lines: list[str] = []
+    for kind, name, value in order:
+        vec = vectorise(value, subst, {var, *temps}, numpy)
+        if vec is None:
+            return "a statement of the loop is not element-wise arithmetic on the loop variable"
+        if kind == "temp":
+            lines.append(f"{name} = {vec}")
+            continue
+        written = next(w for a, v, w in sums if a == name and v is value)
+        why = array_refused(cell, loop, written, var, loop.iter, facts, summed=True)
+        if why is not None:
+            return why
+        lines.append(f"{name} += {total_of(vec, loop_scalars(facts, written, var, loop.iter))}")
+    edits.before[loop] = [f"{line}\n" for line in lines[:-1]]
+    edits.replace[loop] = cst.parse_statement(f"{lines[-1]}\n")
+    edits.title = "Compute the loop's sums with NumPy"
+    return edits
+
+
+def _simple_statements(body: object) -> list[cst.BaseSmallStatement] | None:
+    out: list[cst.BaseSmallStatement] = []
+    for line in body:  # type: ignore[attr-defined]
+        if not isinstance(line, cst.SimpleStatementLine):
+            return None
+        out.extend(line.body)
+    return out
+
+
+def _plain_target(small: cst.BaseSmallStatement) -> str | None:
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        return small.targets[0].target.value
+    return None
+
+
+def _sum_parts(small: cst.BaseSmallStatement) -> tuple[str, cst.BaseExpression] | None:
+    """``acc += v`` or ``acc = acc + v`` (or ``v + acc``): (acc, v)."""
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+            and isinstance(small.target, cst.Name):
+        return small.target.value, small.value
+    acc = _plain_target(small)
+    value = small.value if acc is not None else None  # type: ignore[attr-defined]
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        for own, other in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(own, cst.Name) and own.value == acc and acc not in names_in(other):
+                return acc, other
+    return None
+
+
+class _WriteOut(cst.CSTTransformer):
+    def __init__(self, temps: dict[str, cst.BaseExpression]) -> None:
+        self.temps = temps
+
+    def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+        held = self.temps.get(original.value)
+        return held.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()]) if held is not None else updated
+
+
+def _written_out(value: cst.BaseExpression, temps: dict[str, cst.BaseExpression]) -> cst.BaseExpression:
+    if not temps:
+        return value
+    out = value.visit(_WriteOut(temps))
+    assert isinstance(out, cst.BaseExpression)
+    return out
+
+
+def _walked(cell: ParsedCell, loop: cst.For) -> tuple[str, str] | None:
+    """The sequence an index loop's range covers and how its length is written: ``("a", "len(a)")``
+    for ``range(len(a))``; ``("a", "m")`` for ``range(m)`` where the statement that last set ``m`` in
+    the same block, before the loop, is ``m = len(a)`` or ``m = a.shape[0]``."""
+    direct = len_source(loop.iter)
+    if direct is not None:
+        return direct, f"len({direct})"
+    it = loop.iter
+    if not (isinstance(it, cst.Call) and len(it.args) == 1 and isinstance(it.args[0].value, cst.Name)
+            and isinstance(it.func, cst.Name) and it.func.value == "range"):
+        return None
+    bound = it.args[0].value.value
+    for statement in reversed(cell.preceding(loop)):
+        if bound not in names_in(statement):
+            continue
+        small = statement.body[0] if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1 \
+            else None
+        if small is None or _plain_target(small) != bound:
+            return None
+        sized = _sized(small.value)  # type: ignore[attr-defined]
+        return (sized, bound) if sized is not None else None
+    return None
+
+
+def _sized(value: cst.BaseExpression) -> str | None:
+    """``a`` for ``len(a)`` or ``a.shape[0]``."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "len" \
+            and len(value.args) == 1 and isinstance(value.args[0].value, cst.Name):
+        return value.args[0].value.value
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) \
+            and value.value.attr.value == "shape" and isinstance(value.value.value, cst.Name) \
+            and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index) \
+            and isinstance(value.slice[0].slice.value, cst.Integer) and value.slice[0].slice.value.value == "0":
+        return value.value.value.value
+    return None

@@ -1,0 +1,94 @@
+"""AIP201 for a loop body of several statements: per-element temporaries feeding running sums (a
+gradient step written per sample, a cost summed term by term) become arrays and sums, in a cell or
+in a function whose loop runs over ``range(m)`` with ``m = x.shape[0]``; refused where the arrays
+would not compute the same."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from aiperf_magic.rules import analyze_cell
+from tests.fixes.fixer_output import rewritten
+
+np = pytest.importorskip("numpy")
+
+GRADIENT = """\
+import numpy as np
+
+
+def compute_gradient(x, y, w, b):
+    m = x.shape[0]
+    dj_dw = 0
+    dj_db = 0
+    for i in range(m):
+        f_wb = w * x[i] + b
+        dj_dw_i = (f_wb - y[i]) * x[i]  # the sample's share
+        dj_db_i = f_wb - y[i]
+        dj_db += dj_db_i
+        dj_dw += dj_dw_i
+    return dj_dw / m, dj_db / m
+"""
+COST = """\
+import numpy as np
+cost_sum = 0
+for i in range(len(xs)):
+    f = w * xs[i] + b
+    cost = (f - ys[i]) ** 2
+    cost_sum = cost_sum + cost
+"""
+
+
+def rewrite(source: str, **live: Any) -> str:
+    analysis = analyze_cell(source, namespace=live)
+    assert analysis.cell is not None and analysis.facts is not None
+    (loop,) = [lp for lp in analysis.facts.loops if lp.kind == "for"]
+    return rewritten(analysis, "AIP201", loop.node)
+
+
+def data() -> dict[str, Any]:
+    rng = np.random.default_rng(4)
+    x = rng.uniform(5.0, 22.5, 500)
+    return {"x": x, "y": 1.2 * x - 3.9 + rng.normal(0, 3.0, 500), "xs": x, "ys": 2.0 * x, "w": 1.1, "b": -0.5}
+
+
+def test_a_gradient_summed_per_sample_in_a_function_becomes_arrays_and_sums_with_the_same_result() -> None:
+    out = rewrite(GRADIENT, **data())
+    assert "for i in range" not in out, out
+    assert "f_wb = w * np.asarray(x) + b" in out
+    assert "dj_db += dj_db_i.sum()" in out and "dj_dw += dj_dw_i.sum()" in out
+    assert "# the sample's share" in out  # the user's comment is kept
+    before: dict[str, Any] = {}
+    after: dict[str, Any] = {}
+    exec(GRADIENT, before)
+    exec(out, after)
+    d = data()
+    got, want = after["compute_gradient"](d["x"], d["y"], d["w"], d["b"]), before["compute_gradient"](
+        d["x"], d["y"], d["w"], d["b"])
+    assert np.allclose(got, want, rtol=1e-12, atol=0) and type(got[0]) is type(want[0])
+
+
+def test_a_cost_summed_as_acc_equals_acc_plus_term_over_range_len() -> None:
+    out = rewrite(COST, **data())
+    assert "cost_sum += cost.sum()" in out and "np.asarray(ys)" in out, out
+    before, after = dict(data()), dict(data())
+    exec(COST, before)
+    exec(out, after)
+    assert np.isclose(after["cost_sum"], before["cost_sum"], rtol=1e-12)
+
+
+@pytest.mark.parametrize(("body", "reason"), [
+    # a temporary read after the loop would hold an array, not the last element's value
+    ("    f = w * xs[i] + b\n    total += f\nprint(f)\n", "f is read after the loop"),
+    # the running total is read by a step: each step depends on the one before
+    ("    f = w * xs[i] + total\n    total += f\n", None),
+    # a call per element is not arithmetic
+    ("    f = float(xs[i])\n    total += f * 2\n", None),
+])
+def test_bodies_that_arrays_would_not_compute_the_same_are_not_rewritten(body: str, reason: str | None) -> None:
+    source = "import numpy as np\ntotal = 0\nfor i in range(len(xs)):\n" + body
+    out = rewrite(source, **data())
+    assert "np.asarray(xs)" not in out, out
+    if reason is not None:
+        assert reason in out, out
