@@ -18,17 +18,16 @@ GRADIENT = """\
 import numpy as np
 
 
-def compute_gradient(x, y, w, b):
-    m = x.shape[0]
-    dj_dw = 0
-    dj_db = 0
-    for i in range(m):
-        f_wb = w * x[i] + b
-        dj_dw_i = (f_wb - y[i]) * x[i]  # the sample's share
-        dj_db_i = f_wb - y[i]
-        dj_db += dj_db_i
-        dj_dw += dj_dw_i
-    return dj_dw / m, dj_db / m
+def mse_grads(features, targets, slope, bias):
+    n = features.shape[0]
+    g_slope = 0.0
+    g_bias = 0.0
+    for k in range(n):
+        pred = slope * features[k] + bias
+        resid = pred - targets[k]  # the sample's share
+        g_slope += 2 * resid * features[k]
+        g_bias += 2 * resid
+    return g_slope / n, g_bias / n
 """
 COST = """\
 import numpy as np
@@ -56,16 +55,17 @@ def data() -> dict[str, Any]:
 def test_a_gradient_summed_per_sample_in_a_function_becomes_arrays_and_sums_with_the_same_result() -> None:
     out = rewrite(GRADIENT, **data())
     assert "for i in range" not in out, out
-    assert "f_wb = w * np.asarray(x) + b" in out
-    assert "dj_db += dj_db_i.sum()" in out and "dj_dw += dj_dw_i.sum()" in out
+    assert "pred = slope * np.asarray(features) + bias" in out
+    assert "resid = pred - np.asarray(targets)[:n]" in out
+    assert "g_slope += (2 * resid * np.asarray(features)).sum()" in out and "g_bias += (2 * resid).sum()" in out
     assert "# the sample's share" in out  # the user's comment is kept
     before: dict[str, Any] = {}
     after: dict[str, Any] = {}
     exec(GRADIENT, before)
     exec(out, after)
     d = data()
-    got, want = after["compute_gradient"](d["x"], d["y"], d["w"], d["b"]), before["compute_gradient"](
-        d["x"], d["y"], d["w"], d["b"])
+    got = after["mse_grads"](d["x"], d["y"], d["w"], d["b"])
+    want = before["mse_grads"](d["x"], d["y"], d["w"], d["b"])
     assert np.allclose(got, want, rtol=1e-12, atol=0) and type(got[0]) is type(want[0])
 
 
