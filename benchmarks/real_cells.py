@@ -1,7 +1,7 @@
 """What %%aiperf shows on slow and healthy cells in the shapes public notebooks take, against labels
 written before anything was measured or tuned.
 
-    python benchmarks/real_cells.py [--half A|B|C|D|E|F|G|H|I|J|all] [--json out.json] [--only NAME ...] [--repeat N]
+    python benchmarks/real_cells.py [--half A|B|C|D|E|F|G|H|I|J|K|all] [--json out.json] [--only NAME ...] [--repeat N]
     python benchmarks/real_cells.py --plain          # every cell once, without aiperf: do they run, how long
 
 The cells are ``benchmarks/real_cells/cells/*.py`` (each with its source, labels and data size:
@@ -20,8 +20,9 @@ in its place; H moved to tuning after its first report, and half I, new cells in
 half used, labelled and committed before any ran under ``%%aiperf``, was held out in its place; I
 moved to tuning after its first report, and half J, again new cells in shapes no earlier half used,
 labelled and committed before any ran under ``%%aiperf``, was held out beside C; J moved to tuning
-after its first report, and C is the held-out half until a new one is written (``tuning`` and
-``held_out`` in the index say which halves are which). Each kernel (``data``, ``torch``) is a fresh
+after its first report, and half K, again new cells in shapes no earlier half used, labelled and
+committed before any ran under ``%%aiperf``, is held out beside C (``tuning`` and ``held_out`` in
+the index say which halves are which). Each kernel (``data``, ``torch``) is a fresh
 Python process with a real IPython shell and aiperf loaded: for each cell, the setup (the notebook's
 earlier cells) runs, the cell runs once plain to warm up, then plain and ``%%aiperf`` alternate
 ``--repeat`` times (plain first, then magic first, ...), and the teardown stops what the setup

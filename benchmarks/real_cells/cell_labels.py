@@ -43,8 +43,9 @@ KERNELS = ("data", "torch")
 # F: a fifth, written when E moved to tuning, tuned on after its first report; G: a sixth, written
 # when F moved to tuning, tuned on after its first report; H: a seventh, written when G moved to tuning,
 # tuned on after its first report; I: an eighth, written when H moved to tuning, tuned on after its first report;
-# J: a ninth, written when I moved to tuning, tuned on after its first report
-HALVES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J")
+# J: a ninth, written when I moved to tuning, tuned on after its first report; K: a tenth, written when J
+# moved to tuning
+HALVES = ("A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K")
 _SECTION = re.compile(r"^# %% (setup|cell|teardown)\s*$", re.MULTILINE)
 _MARKER = re.compile(r"\s+#\s*(expect(?:\[cuda\])?|ok):\s*(.*)$")
 _KEYWORD = re.compile(r"\s+(expect(?:\[cuda\])?|ok):\s*")
