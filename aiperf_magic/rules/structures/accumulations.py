@@ -48,33 +48,28 @@ def running_sums(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: Callable[
         return None
     var = loop.target.value
     temps: dict[str, cst.BaseExpression] = {}  # name -> its value with earlier temporaries written out
-    sums: list[tuple[str, cst.BaseExpression, cst.BaseExpression]] = []  # (acc, value, written out)
-    order: list[tuple[str, str, cst.BaseExpression]] = []  # ("temp"|"sum", name, value as written)
+    # (is a running sum, name, value as written, value with its temporaries written out)
+    steps: list[tuple[bool, str, cst.BaseExpression, cst.BaseExpression]] = []
     for small in smalls:
         parts = _sum_parts(small)
-        if parts is not None:
-            acc, value = parts
-            order.append(("sum", acc, value))
-            sums.append((acc, value, _written_out(value, temps)))
-            continue
-        target = _plain_target(small)
-        if target is None or target == var or target in temps:
-            return None
-        value = small.value  # type: ignore[attr-defined]
-        if target in names_in(value):
-            return None
-        temps[target] = _written_out(value, temps)
-        order.append(("temp", target, value))
-    if not sums:
-        return None
-    accs = {acc for acc, _, _ in sums}
-    for kind, name, value in order:
-        reads = names_in(value)
-        if reads & accs:
-            return None  # a step reads a running total: each step depends on the one before
-        if kind == "sum" and sum(1 for a, _, _ in sums if a == name) > 1:
-            return None
-    after = set().union(*(names_in(s) for s in cell.following(loop))) if cell.following(loop) else set()
+        is_sum = parts is not None
+        if parts is None:
+            target, value = _plain_target(small), getattr(small, "value", None)
+            if target is None or target == var or target in temps or target in names_in(value):
+                return None
+            parts = target, value
+        name, value = parts
+        written = _written_out(value, temps)
+        steps.append((is_sum, name, value, written))
+        if not is_sum:
+            temps[name] = written
+    accs = [name for is_sum, name, _, _ in steps if is_sum]
+    if not accs or len(set(accs)) < len(accs):
+        return None  # no running sum, or one total added to twice
+    if any(names_in(value) & set(accs) for _, _, value, _ in steps):
+        return None  # a step reads a running total: each step depends on the one before
+    following = cell.following(loop)
+    after = set().union(*(names_in(s) for s in following)) if following else set()
     kept = sorted((set(temps) | {var}) & after)
     if kept:
         return f"{', '.join(kept)} is read after the loop, where it holds the last element's value"
@@ -96,14 +91,13 @@ def running_sums(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: Callable[
         return whole if base == sequence else f"{whole}[:{bound}]"
 
     lines: list[str] = []
-    for kind, name, value in order:
+    for is_sum, name, value, written in steps:
         vec = vectorise(value, subst, {var, *temps}, numpy)
         if vec is None:
             return "a statement of the loop is not element-wise arithmetic on the loop variable"
-        if kind == "temp":
+        if not is_sum:
             lines.append(f"{name} = {vec}")
             continue
-        written = next(w for a, v, w in sums if a == name and v is value)
         why = array_refused(cell, loop, written, var, loop.iter, facts, summed=True)
         if why is not None:
             return why
