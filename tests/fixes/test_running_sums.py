@@ -83,6 +83,8 @@ def test_a_cost_summed_as_acc_equals_acc_plus_term_over_range_len() -> None:
     ("    f = w * xs[i] + b\n    total += f\nprint(f)\n", "f is read after the loop"),
     # the running total is read by a step: each step depends on the one before
     ("    f = w * xs[i] + total\n    total += f\n", None),
+    # a temporary read before this pass sets it carries the previous element's value
+    ("    total += t\n    t = xs[i] * 2\n", None),
     # a call per element is not arithmetic
     ("    f = float(xs[i])\n    total += f * 2\n", None),
 ])
@@ -92,3 +94,19 @@ def test_bodies_that_arrays_would_not_compute_the_same_are_not_rewritten(body: s
     assert "np.asarray(xs)" not in out, out
     if reason is not None:
         assert reason in out, out
+
+
+@pytest.mark.parametrize("source", [
+    # read after the block that holds the loop
+    "total = 0\nif w:\n    for i in range(len(xs)):\n        f = w * xs[i] + b\n        total += f\nprint(f)\n",
+    # read before the loop inside an outer loop: the next pass sees the last element's value
+    "total = 0\nfor r in range(3):\n    print(f)\n    for i in range(len(xs)):\n        f = w * xs[i] + b\n"
+    "        total += f\n",
+])
+def test_a_temporary_read_later_from_an_enclosing_block_keeps_the_loop(source: str) -> None:
+    analysis = analyze_cell(source, namespace=data())
+    assert analysis.cell is not None and analysis.facts is not None
+    inner = max((lp for lp in analysis.facts.loops if lp.kind == "for"),
+                key=lambda lp: analysis.cell.user_range(lp.node)[0])  # type: ignore[union-attr,index]
+    out = rewritten(analysis, "AIP201", inner.node)
+    assert "f is read after the loop" in out, out

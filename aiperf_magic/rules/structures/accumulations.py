@@ -13,7 +13,8 @@ the temporaries before it; it becomes the array of its values. A *running sum* i
 (no step sees another's total) and ``expr`` element-wise; it becomes ``acc += total``, the sum as
 the loop's scalars made it (:func:`.array_safety.total_of`; floats are added pairwise, within
 Try's float64 tolerance). Anything else in the body (a call, an ``if``, a store into a container,
-a name assigned twice or read before its assignment) leaves the loop to the other rewrites.
+a name assigned twice, or read before this pass assigns it: the previous element's value) leaves
+the loop to the other rewrites.
 
 Preconditions, each with the reason given when it fails: the loop variable and the temporaries are
 not read after the loop in the same block (they would hold arrays, not the last element's values);
@@ -68,9 +69,10 @@ def running_sums(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: Callable[
         return None  # no running sum, or one total added to twice
     if any(names_in(value) & set(accs) for _, _, value, _ in steps):
         return None  # a step reads a running total: each step depends on the one before
-    following = cell.following(loop)
-    after = set().union(*(names_in(s) for s in following)) if following else set()
-    kept = sorted((set(temps) | {var}) & after)
+    if any(names_in(value) & {name for is_sum, name, _, _ in steps[k:] if not is_sum}
+           for k, (_, _, value, _) in enumerate(steps)):
+        return None  # a step reads a temporary before this pass sets it: the previous element's value
+    kept = sorted((set(temps) | {var}) & _read_after(cell, loop))
     if kept:
         return f"{', '.join(kept)} is read after the loop, where it holds the last element's value"
     walked = _walked(cell, loop)
@@ -106,6 +108,23 @@ def running_sums(cell: ParsedCell, loop: cst.For, edits: Edits, numpy: Callable[
     edits.replace[loop] = cst.parse_statement(f"{lines[-1]}\n")
     edits.title = "Compute the loop's sums with NumPy"
     return edits
+
+
+def _read_after(cell: ParsedCell, loop: cst.For) -> set[str]:
+    """Names the code may read after the loop, in its function (or the cell): the statements after it
+    in its block and in every enclosing block, and, inside an enclosing loop, those before it too
+    (the next pass runs them)."""
+    chain: list[cst.CSTNode] = []  # the loop and its ancestors up to its function (or the cell)
+    node: cst.CSTNode | None = loop
+    while node is not None and not isinstance(node, (cst.FunctionDef, cst.Module)):
+        chain.append(node)
+        node = cell.parent(node)
+    in_loop = any(isinstance(n, (cst.For, cst.While)) for n in chain[1:])
+    out: set[str] = set()
+    for node in chain:
+        for statement in cell.following(node) + (cell.preceding(node) if in_loop else []):
+            out |= names_in(statement)
+    return out
 
 
 def _simple_statements(body: object) -> list[cst.BaseSmallStatement] | None:
